@@ -1,0 +1,716 @@
+"""The lock-down applied in a forked grading child before any learner code runs.
+
+The zygote calls ``prepare()`` once (after importing torch, before forking): it loads libseccomp,
+pre-imports what a child may need lazily, records the directories of loaded shared libraries and
+probes every layer. Each child then calls ``lock_down()``; it either returns with every layer the
+profile requires in force, or raises ``SandboxError``, and the child must then ``os._exit``
+without running the submission (fail closed).
+
+Layers, in the order they are applied (the order matters, see ``apply_layers``):
+
+``setsid``        a new session and process group, so the slot server can kill the whole group
+``close_fds``     stdio onto /dev/null, every other fd closed except ``keep_fds``
+``clear_env``     empty environment, cwd ``/``, the repo removed from ``sys.path``
+``rlimits``       address space, CPU seconds, file size 0, few fds, no core dumps, tasks (with uid)
+``no_new_privs``  ``PR_SET_NO_NEW_PRIVS``: no privilege gain through exec; Landlock needs it
+``landlock``      read-only access to the Python install, site-packages and loaded libraries'
+                  directories; no writes, no TCP, no signals or abstract sockets out of the domain
+``uid``           a per-slot unprivileged uid/gid when running as root
+``seccomp``       an allowlist of system calls; no new processes, exec, sockets, ptrace, ...
+
+Linux x86_64 only (syscall numbers below); ``probe()`` reports a layer unavailable elsewhere.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import resource
+import select
+import signal
+import site
+import stat
+import sys
+import sysconfig
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+# --- public types --------------------------------------------------------------------------------
+
+
+class Layer(StrEnum):
+    SETSID = "setsid"
+    CLOSE_FDS = "close_fds"
+    CLEAR_ENV = "clear_env"
+    RLIMITS = "rlimits"
+    NO_NEW_PRIVS = "no_new_privs"
+    LANDLOCK = "landlock"
+    UID = "uid"
+    SECCOMP = "seccomp"
+
+
+APPLY_ORDER: Final[tuple[Layer, ...]] = tuple(Layer)
+
+
+class Profile(StrEnum):
+    """How much isolation the operator demands; chosen with ``ADDNORM_SANDBOX``.
+
+    ``strict`` (default) requires every layer, and the per-slot uid when running as root.
+    ``standard`` drops the Landlock and per-slot uid requirements (both still used when
+    available): for kernels without Landlock, or a root install whose Python is private.
+    ``insecure`` is for development only: process hygiene and rlimits, nothing that stops a
+    submission from reading files, opening sockets or starting programs.
+    """
+
+    STRICT = "strict"
+    STANDARD = "standard"
+    INSECURE = "insecure"
+
+
+_BASE: Final = frozenset(
+    {Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV, Layer.RLIMITS}
+)
+_REQUIRED: Final[dict[Profile, frozenset[Layer]]] = {
+    Profile.STRICT: _BASE | {Layer.NO_NEW_PRIVS, Layer.LANDLOCK, Layer.SECCOMP},
+    Profile.STANDARD: _BASE | {Layer.NO_NEW_PRIVS, Layer.SECCOMP},
+    Profile.INSECURE: _BASE,
+}
+_OPTIONAL: Final[dict[Profile, frozenset[Layer]]] = {
+    Profile.STRICT: frozenset({Layer.UID}),  # required as root, meaningless otherwise
+    Profile.STANDARD: frozenset({Layer.LANDLOCK, Layer.UID}),
+    Profile.INSECURE: frozenset(),
+}
+
+
+@dataclass(frozen=True)
+class LayerStatus:
+    available: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one child. ``address_space_headroom`` is added to the child's current
+    address space at lock-down: a warm torch process already maps ~0.6 GiB."""
+
+    address_space_headroom: int = 3 << 30
+    cpu_seconds: int = 10
+    open_files: int = 32
+    # Threads the child may run (RLIMIT_NPROC counts tasks per uid); only enforceable with the
+    # per-slot uid: root ignores it and a shared service uid has many tasks already.
+    tasks: int = 4
+    uid_base: int = 61000
+
+
+class SandboxError(RuntimeError):
+    """A layer the profile requires could not be applied: the child must not run the code."""
+
+
+# --- profile resolution --------------------------------------------------------------------------
+
+
+def _running_as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def required_layers(profile: Profile) -> frozenset[Layer]:
+    req = _REQUIRED[profile]
+    if profile is Profile.STRICT and _running_as_root():
+        req = req | {Layer.UID}
+    return req
+
+
+def check_profile(profile: Profile, status: dict[Layer, LayerStatus]) -> list[str]:
+    """One message per layer the profile requires but this host lacks; empty means go."""
+    missing = []
+    for layer in APPLY_ORDER:
+        if layer in required_layers(profile) and not status[layer].available:
+            missing.append(f"sandbox layer {layer.value!r} required by profile "
+                           f"{profile.value!r} is unavailable: {status[layer].detail}")
+    if missing:
+        weaker = [p.value for p in Profile if not (required_layers(p) - _available(status))]
+        hint = (f"choose a weaker profile explicitly, e.g. ADDNORM_SANDBOX={weaker[0]}"
+                if weaker else "no profile can run here")
+        missing.append(f"{hint} (profiles: strict > standard > insecure; see SECURITY.md)")
+    return missing
+
+
+def _available(status: dict[Layer, LayerStatus]) -> set[Layer]:
+    return {layer for layer, s in status.items() if s.available}
+
+
+def layers_for(profile: Profile, status: dict[Layer, LayerStatus]) -> list[Layer]:
+    """The layers a child applies: all required ones, plus the optional ones this host has."""
+    wanted = required_layers(profile) | (_OPTIONAL[profile] & _available(status))
+    if not _running_as_root():
+        wanted = wanted - {Layer.UID}
+    return [layer for layer in APPLY_ORDER if layer in wanted]
+
+
+# --- libc, prctl, raw syscalls -------------------------------------------------------------------
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.restype = ctypes.c_int
+_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                        ctypes.c_ulong]
+
+PR_SET_NO_NEW_PRIVS: Final = 38
+PR_GET_NO_NEW_PRIVS: Final = 39
+_X86_64: Final = os.uname().machine == "x86_64"
+SYS_LANDLOCK_CREATE_RULESET: Final = 444
+SYS_LANDLOCK_ADD_RULE: Final = 445
+SYS_LANDLOCK_RESTRICT_SELF: Final = 446
+
+
+def _oserror(what: str) -> OSError:
+    err = ctypes.get_errno()
+    return OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _set_no_new_privs() -> None:
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise _oserror("prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+# --- Landlock ------------------------------------------------------------------------------------
+
+_FS_READ_FILE: Final = 1 << 2
+_FS_READ_DIR: Final = 1 << 3
+# Every filesystem right each ABI knows: handling a right and granting it nowhere denies it.
+_FS_HANDLED_BY_ABI: Final = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1,
+                             5: (1 << 16) - 1}
+_NET_BIND_TCP: Final = 1 << 0
+_NET_CONNECT_TCP: Final = 1 << 1
+_SCOPE_ABSTRACT_UNIX_SOCKET: Final = 1 << 0
+_SCOPE_SIGNAL: Final = 1 << 1
+_CREATE_RULESET_VERSION: Final = 1 << 0
+_RULE_PATH_BENEATH: Final = 1
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 if it has none (or it is disabled at boot)."""
+    if not _X86_64:
+        return 0
+    abi = _libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0, _CREATE_RULESET_VERSION)
+    return max(int(abi), 0)
+
+
+def _fs_handled(abi: int) -> int:
+    return _FS_HANDLED_BY_ABI[max(k for k in _FS_HANDLED_BY_ABI if k <= abi)]
+
+
+def _ruleset_attr(abi: int) -> tuple[_RulesetAttr, int]:
+    """The attribute and the size to pass: older kernels reject fields they do not know."""
+    attr = _RulesetAttr(handled_access_fs=_fs_handled(abi))
+    size = 8
+    if abi >= 4:  # TCP bind/connect: handled and never granted
+        attr.handled_access_net = _NET_BIND_TCP | _NET_CONNECT_TCP
+        size = 16
+    if abi >= 6:  # no signals to, no abstract unix sockets of, processes outside the domain
+        attr.scoped = _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL
+        size = 24
+    return attr, size
+
+
+def _landlock_restrict(abi: int, read_only: Iterable[str]) -> None:
+    attr, size = _ruleset_attr(abi)
+    ruleset = int(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), size, 0))
+    if ruleset < 0:
+        raise _oserror("landlock_create_ruleset")
+    try:
+        for path in read_only:
+            _landlock_allow(ruleset, path)
+        if _libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+            raise _oserror("landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+
+
+def _landlock_allow(ruleset: int, path: str) -> None:
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return  # a library directory that went away grants nothing
+    try:
+        is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+        rule = _PathBeneathAttr(_FS_READ_FILE | (_FS_READ_DIR if is_dir else 0), fd)
+        if _libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, _RULE_PATH_BENEATH,
+                         ctypes.byref(rule), 0) != 0:
+            raise _oserror(f"landlock_add_rule({path})")
+    finally:
+        os.close(fd)
+
+
+def repo_root() -> Path:
+    """The directory holding the ``api`` package: the grader's source, never readable."""
+    return Path(__file__).resolve().parents[2]
+
+
+def readable_roots(mapped: Iterable[str] = ()) -> list[str]:
+    """What a child may read: the standard library, site-packages and the directories of the
+    shared libraries already loaded (so a stdlib extension imported late still finds its .so).
+
+    A root that is the repo or one of its ancestors is dropped: it would expose the grader, the
+    solutions and the data directory. A venv inside the repo is fine: only its site-packages is
+    granted.
+    """
+    paths = sysconfig.get_paths()
+    candidates = [paths.get(k, "") for k in ("stdlib", "purelib", "platlib")]
+    candidates += site.getsitepackages()
+    candidates += list(mapped)
+    repo = repo_root()
+    roots: set[Path] = set()
+    for c in candidates:
+        if not c or not os.path.isabs(c):
+            continue
+        p = Path(os.path.realpath(c))
+        if not p.exists() or p == repo or p in repo.parents:
+            continue
+        roots.add(p)
+    # A root beneath another adds nothing.
+    return sorted(str(p) for p in roots if not any(q in p.parents for q in roots))
+
+
+def _mapped_library_dirs() -> list[str]:
+    dirs: set[str] = set()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split(maxsplit=5)
+            if len(parts) == 6 and parts[5].startswith("/") and ".so" in parts[5]:
+                dirs.add(os.path.dirname(parts[5].strip()))
+    return sorted(dirs)
+
+
+# --- seccomp -------------------------------------------------------------------------------------
+
+# The calls a warm torch process needs for forward/backward, Python's own runtime (imports from
+# allowed directories, threads, signals, time) and nothing that reaches outside the process.
+# Everything else answers EPERM: new processes (fork/vfork/clone without CLONE_THREAD), exec,
+# socket(), ptrace, process_vm_*, io_uring, bpf, unshare/setns, mount, keyctl, perf_event_open,
+# personality, chroot, module loading, setsid, set*id, kill of other processes, ...
+_ALLOWED: Final = (
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
+    "pwritev2", "lseek", "close", "dup", "dup2", "dup3", "fstat", "newfstatat", "stat", "lstat",
+    "statx", "statfs", "fstatfs", "access", "faccessat", "faccessat2", "getdents64",
+    "readlink", "readlinkat", "getcwd", "chdir", "fchdir", "fsync", "fdatasync", "ftruncate",
+    "fadvise64", "flock", "umask", "pipe", "pipe2", "eventfd2", "poll", "ppoll", "select",
+    "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "sendmsg", "recvmsg",
+    "sendto", "recvfrom", "shutdown", "getsockopt", "getsockname", "getpeername",
+    "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "membarrier",
+    "get_mempolicy", "futex", "futex_waitv", "set_robust_list", "get_robust_list", "rseq",
+    "set_tid_address", "arch_prctl", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
+    "sigaltstack", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause", "getpid",
+    "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
+    "getgroups", "getpgrp", "getpgid", "getsid", "capget", "clock_gettime", "clock_getres",
+    "clock_nanosleep", "nanosleep", "gettimeofday", "time", "getitimer", "setitimer", "alarm",
+    "sched_yield", "sched_getaffinity", "sched_setaffinity", "sched_getparam",
+    "sched_getscheduler", "sched_get_priority_max", "sched_get_priority_min", "sched_getattr",
+    "getrlimit", "setrlimit", "getrusage", "times", "sysinfo", "uname", "getrandom", "getcpu",
+    "wait4", "waitid", "exit", "exit_group", "restart_syscall",
+)
+# ioctl requests Python and libc make on ordinary fds (isatty, non-blocking, close-on-exec).
+_IOCTLS: Final = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)
+# fcntl commands without a way to reach another process (F_SETOWN/F_SETSIG would let SIGIO
+# signal one; F_SETLEASE and F_NOTIFY likewise).
+_FCNTLS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 36, 37, 38, 1030, 1032, 1034)
+_OPEN_WRITE_FLAGS: Final = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_CLONE_THREAD: Final = 0x00010000
+_AF_UNIX: Final = 1
+
+_seccomp: ModuleType | None = None
+_seccomp_error = "not loaded yet"
+
+
+def _load_seccomp() -> ModuleType | None:
+    """pyseccomp, imported once in the zygote: its import runs ``ctypes.util.find_library``,
+    which starts ``ldconfig`` -- impossible in a locked child."""
+    global _seccomp, _seccomp_error
+    if _seccomp is None:
+        try:
+            import pyseccomp
+
+            _seccomp = pyseccomp
+            _seccomp_error = ""
+        except (ImportError, RuntimeError, OSError) as exc:
+            _seccomp_error = f"{type(exc).__name__}: {exc}"
+    return _seccomp
+
+
+def _seccomp_filter(sc: Any, pid: int) -> Any:
+    f = sc.SyscallFilter(sc.ERRNO(errno.EPERM))
+    allow = sc.ALLOW
+    for name in _ALLOWED:
+        f.add_rule(allow, name)
+    # Read-only opens even if Landlock is missing (standard profile on an old kernel).
+    f.add_rule(allow, "openat", sc.Arg(2, sc.MASKED_EQ, _OPEN_WRITE_FLAGS, 0))
+    f.add_rule(allow, "open", sc.Arg(1, sc.MASKED_EQ, _OPEN_WRITE_FLAGS, 0))
+    # openat2 takes its flags in a struct the filter cannot read: ENOSYS makes libc use openat.
+    # clone3 likewise: libc falls back to clone, whose flags the filter can inspect.
+    f.add_rule(sc.ERRNO(errno.ENOSYS), "openat2")
+    f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    f.add_rule(allow, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD))
+    for request in _IOCTLS:
+        f.add_rule(allow, "ioctl", sc.Arg(1, sc.EQ, request))
+    for cmd in _FCNTLS:
+        f.add_rule(allow, "fcntl", sc.Arg(1, sc.EQ, cmd))
+    f.add_rule(allow, "socketpair", sc.Arg(0, sc.EQ, _AF_UNIX))
+    f.add_rule(allow, "prctl", sc.Arg(0, sc.EQ, 15))  # PR_SET_NAME: threads name themselves
+    f.add_rule(allow, "prctl", sc.Arg(0, sc.EQ, 16))  # PR_GET_NAME
+    f.add_rule(allow, "prlimit64", sc.Arg(0, sc.EQ, 0))  # own limits only (lowering)
+    # Signals to itself only: kill(0) and kill(-1) would reach the group or every process.
+    f.add_rule(allow, "kill", sc.Arg(0, sc.EQ, pid))
+    f.add_rule(allow, "tgkill", sc.Arg(0, sc.EQ, pid))
+    return f
+
+
+def _apply_seccomp() -> None:
+    sc = _load_seccomp()
+    if sc is None:
+        raise SandboxError(f"seccomp: libseccomp unavailable ({_seccomp_error})")
+    _seccomp_filter(sc, os.getpid()).load()
+
+
+# --- the other layers ----------------------------------------------------------------------------
+
+
+def _apply_setsid() -> None:
+    if os.getpgid(0) != os.getpid():  # a group leader cannot (and need not) start a session
+        os.setsid()
+
+
+def _apply_close_fds(keep_fds: Sequence[int]) -> None:
+    keep = sorted(set(keep_fds))
+    if any(fd < 3 for fd in keep):
+        raise SandboxError("keep_fds must be >= 3: stdio is pointed at /dev/null")
+    # C-level writes (torch warnings, os.write(2, ...)) must not reach the server's log.
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    low = 3
+    for fd in keep:
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 20)  # close_range(2): one system call whatever the bound
+
+
+def _apply_clear_env() -> None:
+    os.environ.clear()  # unsetenv for each: the C environ is emptied too
+    os.chdir("/")
+    # The grader's directory on sys.path let a submission find its source (DESIGN pitfalls).
+    repo = str(repo_root())
+    hidden = {"", ".", repo}
+    sys.path[:] = [p for p in sys.path if p not in hidden and os.path.realpath(p) != repo]
+    for key in list(sys.path_importer_cache):
+        if key in hidden or key.startswith(repo + os.sep):
+            del sys.path_importer_cache[key]
+
+
+def _address_space() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _apply_rlimits(limits: Limits, *, tasks: bool) -> None:
+    def both(which: int, value: int) -> None:
+        resource.setrlimit(which, (value, value))
+
+    both(resource.RLIMIT_AS, _address_space() + limits.address_space_headroom)
+    # Soft limit: SIGXCPU; a second later the hard limit kills even a process that ignores it.
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+    both(resource.RLIMIT_FSIZE, 0)
+    both(resource.RLIMIT_NOFILE, limits.open_files)
+    both(resource.RLIMIT_CORE, 0)
+    both(resource.RLIMIT_MEMLOCK, 0)
+    both(resource.RLIMIT_MSGQUEUE, 0)
+    if tasks:
+        both(resource.RLIMIT_NPROC, limits.tasks)
+
+
+def slot_ids(slot: int, limits: Limits) -> int:
+    """The uid (and gid) of a slot's children."""
+    return limits.uid_base + slot
+
+
+def _apply_uid(slot: int, limits: Limits) -> None:
+    if not _running_as_root():
+        raise SandboxError("uid: not running as root, cannot switch to a per-slot uid")
+    ident = slot_ids(slot, limits)
+    os.setgroups([])
+    os.setresgid(ident, ident, ident)
+    os.setresuid(ident, ident, ident)
+    if os.getresuid() != (ident, ident, ident) or os.getresgid() != (ident, ident, ident):
+        raise SandboxError("uid: the switch did not take")
+
+
+# --- preparation in the zygote, probing ----------------------------------------------------------
+
+
+@dataclass
+class _Prepared:
+    status: dict[Layer, LayerStatus] = field(default_factory=dict)
+    read_only: list[str] = field(default_factory=list)
+    landlock_abi: int = 0
+
+
+_prepared: _Prepared | None = None
+
+# Modules imported lazily by the standard library or by torch error paths; after the uid switch
+# or Landlock they may no longer be importable (``LookupError: unknown encoding: idna``).
+_PRELOAD: Final = ("encodings.idna", "encodings.utf_8", "encodings.latin_1", "encodings.ascii",
+                   "encodings.unicode_escape", "encodings.raw_unicode_escape", "linecache",
+                   "traceback", "tokenize", "unicodedata", "json", "resource")
+
+
+def prepare() -> dict[Layer, LayerStatus]:
+    """Run once in the zygote, after ``import torch`` and before forking: preload, then probe."""
+    global _prepared
+    for name in _PRELOAD:
+        __import__(name)
+    _load_seccomp()
+    status = probe()
+    _prepared = _Prepared(status=status, read_only=readable_roots(_mapped_library_dirs()),
+                          landlock_abi=landlock_abi())
+    return status
+
+
+def _in_child(test: Callable[[], str], timeout: float = 10.0) -> tuple[bool, str]:
+    """Run ``test`` in a throwaway fork (layers are irreversible); it returns a detail or raises."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(r)
+            try:
+                payload = [True, test()]
+            except BaseException as exc:
+                payload = [False, f"{type(exc).__name__}: {exc}"]
+            os.write(w, json.dumps(payload).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    raw = _read_until_eof(r, timeout)
+    os.close(r)
+    done, code = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        os.kill(pid, signal.SIGKILL)
+        done, code = os.waitpid(pid, 0)
+    if not raw:
+        return False, f"probe child died without an answer (wait status {code})"
+    ok, detail = json.loads(raw)
+    return bool(ok), str(detail)
+
+
+def _read_until_eof(fd: int, timeout: float) -> bytes:
+    deadline = time.monotonic() + timeout
+    chunks = []
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            break
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _probe_no_new_privs() -> str:
+    _set_no_new_privs()
+    if _libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
+        raise SandboxError("flag not set after PR_SET_NO_NEW_PRIVS")
+    return "prctl(PR_SET_NO_NEW_PRIVS) works"
+
+
+def _probe_landlock() -> str:
+    abi = landlock_abi()
+    if abi < 1:
+        raise SandboxError("the kernel has no Landlock (needs 5.13+ with lsm=...,landlock)")
+    _set_no_new_privs()
+    _landlock_restrict(abi, [])
+    try:
+        os.listdir("/")
+    except PermissionError:
+        net = "TCP and " if abi >= 4 else ""
+        scope = ", signal/abstract-socket scoping" if abi >= 6 else ""
+        return f"ABI {abi}: filesystem, {net}enforced{scope}"
+    raise SandboxError(f"ABI {abi} reported but a restricted process could still list /")
+
+
+def _probe_seccomp() -> str:
+    sc = _load_seccomp()
+    if sc is None:
+        raise SandboxError(f"libseccomp unavailable ({_seccomp_error})")
+    f = sc.SyscallFilter(sc.ALLOW)
+    f.add_rule(sc.ERRNO(errno.EPERM), "uname")
+    f.load()
+    try:
+        os.uname()
+    except PermissionError:
+        return "libseccomp loaded, filters enforced"
+    raise SandboxError("a loaded filter did not take effect")
+
+
+def _probe_uid() -> str:
+    """As an unprivileged uid, read what a child needs: the stdlib, site-packages, torch."""
+    targets = [sysconfig.get_paths()["stdlib"], *site.getsitepackages()]
+    torch_mod = sys.modules.get("torch")
+    if torch_mod is not None and torch_mod.__file__:
+        targets.append(torch_mod.__file__)
+    ident = slot_ids(0, Limits()) - 1  # a uid no slot uses
+    os.setgroups([])
+    os.setresgid(ident, ident, ident)
+    os.setresuid(ident, ident, ident)
+    for target in targets:
+        if os.path.isdir(target):
+            os.listdir(target)
+        else:
+            with open(target, "rb") as f:
+                f.read(1)
+    return f"uid {ident} can read {', '.join(targets)}"
+
+
+def probe() -> dict[Layer, LayerStatus]:
+    """What this host offers, checked for real in throwaway children (~5 ms each)."""
+    linux = sys.platform == "linux"
+    basic = LayerStatus(linux, "POSIX, always applied" if linux else "needs Linux")
+    status = {layer: basic for layer in (Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV,
+                                        Layer.RLIMITS)}
+    status[Layer.NO_NEW_PRIVS] = LayerStatus(*_in_child(_probe_no_new_privs))
+    if _X86_64:
+        status[Layer.LANDLOCK] = LayerStatus(*_in_child(_probe_landlock))
+        status[Layer.SECCOMP] = LayerStatus(*_in_child(_probe_seccomp))
+    else:
+        status[Layer.LANDLOCK] = status[Layer.SECCOMP] = LayerStatus(False, "x86_64 only")
+    if not _running_as_root():
+        status[Layer.UID] = LayerStatus(False, "not running as root: children keep the "
+                                               "service uid (run as root for per-slot uids)")
+    else:
+        ok, detail = _in_child(_probe_uid)
+        if not ok:
+            detail = (f"an unprivileged uid cannot read the Python install ({detail}); install "
+                      "Python and its packages world-readable (not under /root)")
+        status[Layer.UID] = LayerStatus(ok, detail)
+    return status
+
+
+# --- applying ------------------------------------------------------------------------------------
+
+
+def apply_layers(layers: Collection[Layer], *, slot: int, keep_fds: Sequence[int],
+                 limits: Limits) -> dict[Layer, float]:
+    """Apply ``layers`` in ``APPLY_ORDER``; returns the milliseconds each took.
+
+    Order: fds and environment first (while opening /dev/null is still allowed); rlimits before
+    the uid switch (RLIMIT_NPROC is then checked against the slot uid); Landlock before the uid
+    switch (root may open any rule path) but after no_new_privs (an unprivileged process needs
+    it); seccomp last, since its filter forbids set*id and setsid.
+    """
+    prepared = _prepared or _Prepared(read_only=readable_roots(), landlock_abi=landlock_abi())
+    steps: dict[Layer, Callable[[], None]] = {
+        Layer.SETSID: _apply_setsid,
+        Layer.CLOSE_FDS: lambda: _apply_close_fds(keep_fds),
+        Layer.CLEAR_ENV: _apply_clear_env,
+        Layer.RLIMITS: lambda: _apply_rlimits(limits, tasks=Layer.UID in layers),
+        Layer.NO_NEW_PRIVS: _set_no_new_privs,
+        Layer.LANDLOCK: lambda: _apply_landlock(prepared),
+        Layer.UID: lambda: _apply_uid(slot, limits),
+        Layer.SECCOMP: _apply_seccomp,
+    }
+    timings: dict[Layer, float] = {}
+    for layer in APPLY_ORDER:
+        if layer in layers:
+            start = time.perf_counter()
+            try:
+                steps[layer]()
+            except SandboxError:
+                raise
+            except Exception as exc:
+                raise SandboxError(f"{layer.value}: {type(exc).__name__}: {exc}") from exc
+            timings[layer] = (time.perf_counter() - start) * 1000
+    return timings
+
+
+def _apply_landlock(prepared: _Prepared) -> None:
+    if prepared.landlock_abi < 1:
+        raise SandboxError("landlock: the kernel has no Landlock")
+    _landlock_restrict(prepared.landlock_abi, prepared.read_only)
+
+
+def lock_down(*, slot: int, keep_fds: Sequence[int], profile: Profile, limits: Limits) -> None:
+    """Lock the calling (freshly forked, single-threaded) child down per ``profile``.
+
+    Raises ``SandboxError`` if a required layer cannot be applied; the caller must then exit
+    without running the submission. Call ``prepare()`` in the zygote first: without it the
+    child probes (slow) and may fail to load libseccomp.
+    """
+    status = _prepared.status if _prepared is not None else probe()
+    missing = check_profile(profile, status)
+    if missing:
+        raise SandboxError("; ".join(missing))
+    apply_layers(layers_for(profile, status), slot=slot, keep_fds=keep_fds, limits=limits)
+
+
+# --- reaping -------------------------------------------------------------------------------------
+
+
+def reap_slot(slot: int, limits: Limits | None = None, *, rounds: int = 20) -> int:
+    """SIGKILL every process owned by the slot's uid (escapees of earlier submissions: setsid
+    plus a double fork leaves the process group). Returns how many were signalled.
+
+    Only meaningful with the uid layer; call it as root in the slot server between submissions.
+    A scan of /proc, repeated until a pass finds nothing (seccomp already forbids fork, so this
+    is defence in depth, not a race against a fork bomb).
+    """
+    if not _running_as_root():
+        return 0
+    ident = slot_ids(slot, limits or Limits())
+    killed = 0
+    for _ in range(rounds):
+        found = 0
+        for pid in _pids_of(ident):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                continue
+            found += 1
+        killed += found
+        if not found:
+            break
+    return killed
+
+
+def _pids_of(uid: int) -> list[int]:
+    """Processes whose real uid is ``uid``. Not ``/proc/<pid>`` ownership: a process that
+    switched uid is not dumpable and its /proc directory then belongs to root."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        if int(line.split()[1]) == uid:
+                            pids.append(int(entry.name))
+                        break
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return pids
