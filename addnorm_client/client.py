@@ -1,0 +1,198 @@
+"""``Client``: the addnorm HTTP API as Python calls, with errors a learner can act on.
+
+Every failure is raised as an ``AddnormError`` whose message says what to do next (start the
+server, set the token, pick a known exercise), because the person reading it is in the middle
+of an exercise, not debugging HTTP.
+"""
+
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+# Grading takes tens of milliseconds when the pool is warm, but the first submission after a
+# start-up may wait for the zygote to import torch; a minute leaves room for that.
+DEFAULT_TIMEOUT_S = 60.0
+
+
+class AddnormError(Exception):
+    """Anything that kept a request from producing an answer; ``str()`` is the advice."""
+
+
+class ServerUnreachable(AddnormError):
+    pass
+
+
+class TokenRejected(AddnormError):
+    pass
+
+
+class NotFound(AddnormError):
+    pass
+
+
+class CodeTooLarge(AddnormError):
+    pass
+
+
+class ApiError(AddnormError):
+    """Any other non-2xx answer, with the server's status and ``detail``."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"addnorm server answered {status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+def _detail(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text.strip()[:500] or response.reason_phrase
+    if isinstance(body, dict) and "detail" in body:
+        detail = body["detail"]
+        return detail if isinstance(detail, str) else str(detail)
+    return str(body)[:500]
+
+
+class Client:
+    """A connection to one addnorm server as one learner.
+
+    ``url`` and ``token`` default to ``ADDNORM_URL`` (else ``http://127.0.0.1:8000``) and
+    ``ADDNORM_TOKEN``, read when the client is made, so ``%env ADDNORM_TOKEN=...`` in a notebook
+    takes effect on the next call.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        token: str | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        self.url = (url or os.environ.get("ADDNORM_URL") or DEFAULT_URL).rstrip("/")
+        self.token = token if token is not None else (os.environ.get("ADDNORM_TOKEN") or None)
+        self._http = httpx.Client(base_url=self.url, timeout=timeout)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- the API --------------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        return self._json("GET", "/health", auth=False)
+
+    def create_user(self, name: str) -> dict[str, Any]:
+        """Register a learner; the answer's ``token`` is shown once, keep it."""
+        return self._json("POST", "/users", json={"name": name}, auth=False)
+
+    def exercises(self) -> list[dict[str, Any]]:
+        return self._json_list("GET", "/exercises")
+
+    def exercise(self, slug: str, lang: str = "en") -> dict[str, Any]:
+        return self._json(
+            "GET", f"/exercises/{slug}", params={"lang": lang}, missing=_unknown_exercise(slug)
+        )
+
+    def submit(self, slug: str, code: str) -> dict[str, Any]:
+        """Grade ``code`` as a submission to exercise ``slug``; returns the verdict."""
+        return self._json(
+            "POST",
+            f"/exercises/{slug}/submissions",
+            json={"code": code},
+            missing=_unknown_exercise(slug),
+        )
+
+    def questions(self, topic: str | None = None, lang: str = "en") -> list[dict[str, Any]]:
+        params = {"lang": lang} | ({"topic": topic} if topic else {})
+        return self._json_list("GET", "/questions", params=params)
+
+    def answer(self, question_id: str, answer: object, lang: str = "en") -> dict[str, Any]:
+        """Grade ``answer`` (a choice index, a list of indices, a bool or a number)."""
+        return self._json(
+            "POST",
+            f"/questions/{question_id}/answers",
+            params={"lang": lang},
+            json={"answer": answer},
+            missing=f"unknown question {question_id!r}: GET /questions lists them",
+        )
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def _json_list(self, method: str, path: str, **kwargs: Any) -> list[dict[str, Any]]:
+        body = self._request(method, path, **kwargs).json()
+        # Tolerate a paginated envelope ({"items": [...]}) as well as a bare list.
+        if isinstance(body, dict) and isinstance(body.get("items"), list):
+            body = body["items"]
+        if not isinstance(body, list):
+            raise ApiError(200, f"expected a list from {path}, got {type(body).__name__}")
+        return body
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        body = self._request(method, path, **kwargs).json()
+        if not isinstance(body, dict):
+            raise ApiError(200, f"expected an object from {path}, got {type(body).__name__}")
+        return body
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        auth: bool = True,
+        missing: str | None = None,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.token}"} if auth and self.token else {}
+        try:
+            response = self._http.request(method, path, headers=headers, **kwargs)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise ServerUnreachable(
+                f"addnorm server not reachable at {self.url}: is it running? "
+                "start it with `addnorm serve` (or set ADDNORM_URL to where it runs)"
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise ServerUnreachable(
+                f"addnorm server at {self.url} did not answer {method} {path} in time"
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ServerUnreachable(
+                f"addnorm server at {self.url} failed to answer {method} {path}: {exc}"
+            ) from exc
+        if response.is_success:
+            return response
+        status = response.status_code
+        if status == 401:
+            if self.token is None:
+                raise TokenRejected(
+                    "no token: set ADDNORM_TOKEN to the token POST /users gave you "
+                    f"(curl -X POST {self.url}/users -H 'Content-Type: application/json' "
+                    """-d '{"name": "you"}')"""
+                )
+            raise TokenRejected(
+                "token rejected: set ADDNORM_TOKEN to the token POST /users gave you"
+            )
+        if status == 404:
+            raise NotFound(missing or f"not found: {method} {path} ({_detail(response)})")
+        if status == 413:
+            raise CodeTooLarge(f"code too large: {_detail(response)}")
+        raise ApiError(status, _detail(response))
+
+
+def _unknown_exercise(slug: str) -> str:
+    return f"unknown exercise {slug!r}: GET /exercises lists the exercises this server grades"
