@@ -16,6 +16,8 @@ Layers, in the order they are applied (the order matters, see ``apply_layers``):
 ``landlock``      read-only access to the Python install, site-packages and loaded libraries'
                   directories; no writes, no TCP, no signals or abstract sockets out of the domain
 ``uid``           a per-slot unprivileged uid/gid when running as root
+``capabilities``  every capability dropped (a root child without the uid switch keeps uid 0
+                  but can no longer raise its rlimits, override file modes or signal anyone)
 ``seccomp``       an allowlist of system calls; no new processes, exec, sockets, ptrace, ...
 
 Linux x86_64 only (syscall numbers below); ``probe()`` reports a layer unavailable elsewhere.
@@ -53,6 +55,7 @@ class Layer(StrEnum):
     NO_NEW_PRIVS = "no_new_privs"
     LANDLOCK = "landlock"
     UID = "uid"
+    CAPABILITIES = "capabilities"
     SECCOMP = "seccomp"
 
 
@@ -78,8 +81,9 @@ _BASE: Final = frozenset(
     {Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV, Layer.RLIMITS}
 )
 _REQUIRED: Final[dict[Profile, frozenset[Layer]]] = {
-    Profile.STRICT: _BASE | {Layer.NO_NEW_PRIVS, Layer.LANDLOCK, Layer.SECCOMP},
-    Profile.STANDARD: _BASE | {Layer.NO_NEW_PRIVS, Layer.SECCOMP},
+    Profile.STRICT: _BASE | {Layer.NO_NEW_PRIVS, Layer.LANDLOCK, Layer.CAPABILITIES,
+                             Layer.SECCOMP},
+    Profile.STANDARD: _BASE | {Layer.NO_NEW_PRIVS, Layer.CAPABILITIES, Layer.SECCOMP},
     Profile.INSECURE: _BASE,
 }
 _OPTIONAL: Final[dict[Profile, frozenset[Layer]]] = {
@@ -175,6 +179,38 @@ def _oserror(what: str) -> OSError:
     return OSError(err, f"{what}: {os.strerror(err)}")
 
 
+PR_CAPBSET_DROP: Final = 24
+PR_CAP_AMBIENT: Final = 47
+PR_CAP_AMBIENT_CLEAR_ALL: Final = 4
+SYS_CAPSET: Final = 126
+_CAP_VERSION_3: Final = 0x20080522
+_CAP_LAST: Final = 63  # more than any kernel defines; the kernel answers EINVAL past its last
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def _drop_capabilities() -> None:
+    """Empty every capability set. After the uid switch this is already so; a root child
+    without it would otherwise keep CAP_SYS_RESOURCE (raise its rlimits), CAP_KILL, ..."""
+    _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    # The bounding set matters only to a later exec (which seccomp forbids); without
+    # CAP_SETPCAP (a non-root service) it cannot be changed and the first drop says EPERM.
+    for cap in range(_CAP_LAST + 1):
+        if _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == errno.EPERM:
+            break
+    header = _CapHeader(_CAP_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if _libc.syscall(SYS_CAPSET, ctypes.byref(header), ctypes.byref(data)) != 0:
+        raise _oserror("capset")
+
+
 def _set_no_new_privs() -> None:
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise _oserror("prctl(PR_SET_NO_NEW_PRIVS)")
@@ -262,6 +298,9 @@ def _landlock_allow(ruleset: int, path: str) -> None:
 def repo_root() -> Path:
     """The directory holding the ``api`` package: the grader's source, never readable."""
     return Path(__file__).resolve().parents[2]
+
+
+_repo = str(repo_root())
 
 
 def readable_roots(mapped: Iterable[str] = ()) -> list[str]:
@@ -415,12 +454,11 @@ def _apply_clear_env() -> None:
     os.environ.clear()  # unsetenv for each: the C environ is emptied too
     os.chdir("/")
     # The grader's directory on sys.path let a submission find its source (DESIGN pitfalls).
-    repo = str(repo_root())
-    hidden = {"", ".", repo}
-    sys.path[:] = [p for p in sys.path if p not in hidden and os.path.realpath(p) != repo]
-    for key in list(sys.path_importer_cache):
-        if key in hidden or key.startswith(repo + os.sep):
-            del sys.path_importer_cache[key]
+    repo = _repo
+    gone = [p for p in sys.path if p in ("", ".", repo) or os.path.realpath(p) == repo]
+    sys.path[:] = [p for p in sys.path if p not in gone]
+    for key in gone:
+        sys.path_importer_cache.pop(key, None)
 
 
 def _address_space() -> int:
@@ -491,15 +529,16 @@ def prepare() -> dict[Layer, LayerStatus]:
     return status
 
 
-def _in_child(test: Callable[[], str], timeout: float = 10.0) -> tuple[bool, str]:
-    """Run ``test`` in a throwaway fork (layers are irreversible); it returns a detail or raises."""
+def _in_child(test: Callable[[int], str], timeout: float = 10.0) -> tuple[bool, str]:
+    """Run ``test(pipe_fd)`` in a throwaway fork (layers are irreversible); it returns a detail
+    or raises."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         try:
             os.close(r)
             try:
-                payload = [True, test()]
+                payload = [True, test(w)]
             except BaseException as exc:
                 payload = [False, f"{type(exc).__name__}: {exc}"]
             os.write(w, json.dumps(payload).encode())
@@ -532,14 +571,25 @@ def _read_until_eof(fd: int, timeout: float) -> bytes:
     return b"".join(chunks)
 
 
-def _probe_no_new_privs() -> str:
+def _probe_no_new_privs(_pipe: int) -> str:
     _set_no_new_privs()
     if _libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
         raise SandboxError("flag not set after PR_SET_NO_NEW_PRIVS")
     return "prctl(PR_SET_NO_NEW_PRIVS) works"
 
 
-def _probe_landlock() -> str:
+def _probe_capabilities(_pipe: int) -> str:
+    _drop_capabilities()
+    with open("/proc/self/status") as f:
+        caps = {k: v.strip() for k, _, v in (line.partition(":") for line in f)}
+    held = [k for k in ("CapEff", "CapPrm", "CapBnd", "CapAmb")
+            if int(caps.get(k, "0"), 16) and not (k == "CapBnd" and not _running_as_root())]
+    if held:
+        raise SandboxError(f"still held after dropping: {', '.join(held)}")
+    return "capability sets emptied" if _running_as_root() else "no capabilities held"
+
+
+def _probe_landlock(_pipe: int) -> str:
     abi = landlock_abi()
     if abi < 1:
         raise SandboxError("the kernel has no Landlock (needs 5.13+ with lsm=...,landlock)")
@@ -554,7 +604,7 @@ def _probe_landlock() -> str:
     raise SandboxError(f"ABI {abi} reported but a restricted process could still list /")
 
 
-def _probe_seccomp() -> str:
+def _probe_seccomp(_pipe: int) -> str:
     sc = _load_seccomp()
     if sc is None:
         raise SandboxError(f"libseccomp unavailable ({_seccomp_error})")
@@ -568,7 +618,7 @@ def _probe_seccomp() -> str:
     raise SandboxError("a loaded filter did not take effect")
 
 
-def _probe_uid() -> str:
+def _probe_uid(_pipe: int) -> str:
     """As an unprivileged uid, read what a child needs: the stdlib, site-packages, torch."""
     targets = [sysconfig.get_paths()["stdlib"], *site.getsitepackages()]
     torch_mod = sys.modules.get("torch")
@@ -593,6 +643,7 @@ def probe() -> dict[Layer, LayerStatus]:
     basic = LayerStatus(linux, "POSIX, always applied" if linux else "needs Linux")
     status = {layer: basic for layer in (Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV,
                                         Layer.RLIMITS)}
+    status[Layer.CAPABILITIES] = LayerStatus(*_in_child(_probe_capabilities))
     status[Layer.NO_NEW_PRIVS] = LayerStatus(*_in_child(_probe_no_new_privs))
     if _X86_64:
         status[Layer.LANDLOCK] = LayerStatus(*_in_child(_probe_landlock))
@@ -632,6 +683,7 @@ def apply_layers(layers: Collection[Layer], *, slot: int, keep_fds: Sequence[int
         Layer.NO_NEW_PRIVS: _set_no_new_privs,
         Layer.LANDLOCK: lambda: _apply_landlock(prepared),
         Layer.UID: lambda: _apply_uid(slot, limits),
+        Layer.CAPABILITIES: _drop_capabilities,
         Layer.SECCOMP: _apply_seccomp,
     }
     timings: dict[Layer, float] = {}
@@ -714,3 +766,27 @@ def _pids_of(uid: int) -> list[int]:
         except (FileNotFoundError, ProcessLookupError):
             continue
     return pids
+
+
+# --- operator check: python -m api.grading.sandbox ----------------------------------------------
+
+
+def _main() -> None:
+    """Print what this host offers and what each profile would do, and time a lock-down."""
+    status = prepare()
+    for layer, st in status.items():
+        print(f"{layer.value:13} {'yes' if st.available else 'NO ':3}  {st.detail}")
+    for profile in Profile:
+        missing = check_profile(profile, status)
+        print(f"profile {profile.value}: {'OK' if not missing else 'refused: ' + missing[0]}")
+    layers = [layer for layer in APPLY_ORDER if status[layer].available]
+    def timed(pipe: int) -> str:
+        ms = apply_layers(layers, slot=0, keep_fds=[pipe], limits=Limits())
+        return json.dumps({k.value: round(v, 3) for k, v in ms.items()} |
+                          {"total": round(sum(ms.values()), 3)})
+
+    print("lock-down cost (ms):", _in_child(timed)[1])
+
+
+if __name__ == "__main__":
+    _main()
