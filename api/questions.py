@@ -117,7 +117,7 @@ class _QuestionBase(_Content):
     explanation: Text
     explanation_zh: Text
     source: Source
-    references: tuple[Text, ...] = ()
+    references: list[Text] = []
 
     @field_validator("difficulty", mode="before")
     @classmethod
@@ -133,11 +133,11 @@ class _QuestionBase(_Content):
 
 
 class _ChoiceQuestion(_QuestionBase):
-    choices: Annotated[tuple[Choice, ...], Field(min_length=2, max_length=8)]
+    choices: Annotated[list[Choice], Field(min_length=2, max_length=8)]
 
     @field_validator("choices")
     @classmethod
-    def _distinct_choices(cls, choices: tuple[Choice, ...]) -> tuple[Choice, ...]:
+    def _distinct_choices(cls, choices: list[Choice]) -> list[Choice]:
         for attr in ("text", "text_zh"):
             texts = [getattr(c, attr) for c in choices]
             if len(set(texts)) != len(texts):
@@ -177,7 +177,7 @@ class CodeReadingQuestion(_ChoiceQuestion):
 
 class MultipleSelectQuestion(_ChoiceQuestion):
     type: Literal["multiple_select"]
-    answer: Annotated[tuple[int, ...], Field(min_length=1)]
+    answer: Annotated[list[int], Field(min_length=1)]
 
     @model_validator(mode="after")
     def _answers_valid(self) -> Self:
@@ -231,11 +231,11 @@ class SourceArticle(_Content):
 
     file: Annotated[str, StringConstraints(pattern=r"^[^/\\]+$", min_length=1)]
     title: Text
-    sections: Annotated[tuple[Text, ...], Field(min_length=1)]
+    sections: Annotated[list[Text], Field(min_length=1)]
 
 
 class _SourcesFile(_Content):
-    articles: Annotated[tuple[SourceArticle, ...], Field(min_length=1)]
+    articles: Annotated[list[SourceArticle], Field(min_length=1)]
 
 
 # --------------------------------------------------------------------------- the bank
@@ -344,7 +344,7 @@ def _format_validation_error(prefix: str, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
-def _load_sources(directory: Path) -> tuple[SourceArticle, ...]:
+def _load_sources(directory: Path) -> list[SourceArticle]:
     path = directory / SOURCES_FILE
     if not path.is_file():
         raise QuestionBankError(f"{path}: missing (it lists the articles questions may cite)")
