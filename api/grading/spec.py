@@ -47,7 +47,7 @@ class Case:
     sublayer: Sublayer | None = None
 
 
-ModuleFactory = Callable[[Mapping[str, InitValue], nn.Module | None], nn.Module]
+ModuleFactory = Callable[..., nn.Module]  # called as factory(**init_kwargs[, sublayer=...])
 
 
 @dataclass(frozen=True)

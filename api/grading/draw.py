@@ -1,0 +1,225 @@
+"""Drawing helpers shared by the exercise specs' ``make_cases``.
+
+Every random number comes from the ``torch.Generator`` the grader passes in (a fresh seed per
+submission), so a verdict can be reproduced from its seed. Values are drawn in float32 on the
+CPU and then cast, so the same seed gives the same numbers whatever the case's dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TypeVar
+
+import torch
+
+from api.grading.spec import Case, InitValue, Sublayer
+
+# Each tensor a case sends (input, upstream gradient, one parameter) stays under this many
+# elements: grading must take tens of milliseconds, not seconds.
+MAX_NUMEL = 64 * 1024
+
+T = TypeVar("T")
+
+_DTYPE_NAMES = {
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.bfloat16: "bfloat16",
+    torch.float16: "float16",
+}
+
+
+def randint(gen: torch.Generator, low: int, high: int) -> int:
+    """A uniform integer in ``[low, high]`` (both ends included)."""
+    return int(torch.randint(low, high + 1, (1,), generator=gen).item())
+
+
+def choice(gen: torch.Generator, options: Sequence[T]) -> T:
+    return options[randint(gen, 0, len(options) - 1)]
+
+
+def seed(gen: torch.Generator) -> int:
+    """A seed for ``torch.manual_seed`` before the forward (train-mode dropout masks)."""
+    return randint(gen, 0, 2**31 - 1)
+
+
+def normal(
+    gen: torch.Generator, shape: Sequence[int], dtype: torch.dtype, *, std: float = 1.0
+) -> torch.Tensor:
+    t = torch.randn(tuple(shape), generator=gen, dtype=torch.float32)
+    return (t * std).to(dtype) if std != 1.0 else t.to(dtype)
+
+
+def shape_for(gen: torch.Generator, ndim: int, dim: int, *, max_rows: int = 64) -> tuple[int, ...]:
+    """A shape of ``ndim`` dims ending in the feature ``dim``, with random small leading dims.
+
+    The leading dims multiply to at most ``max_rows`` and keep the tensor under ``MAX_NUMEL``.
+    """
+    if ndim < 1:
+        raise ValueError("ndim must be at least 1")
+    budget = max(1, min(max_rows, MAX_NUMEL // dim))
+    lead: list[int] = []
+    for i in range(ndim - 1):
+        # Leave room for the dims still to come; at least 2 per dim where the budget allows so
+        # that "normalised over the wrong axis" has more than one element to mix.
+        remaining = ndim - 1 - i
+        cap = max(1, int(budget ** (1.0 / remaining)))
+        size = randint(gen, min(2, cap), cap)
+        lead.append(size)
+        budget = max(1, budget // size)
+    shape = (*lead, dim)
+    assert math.prod(shape) <= MAX_NUMEL, shape
+    return shape
+
+
+def affine_weight(gen: torch.Generator, dim: int, dtype: torch.dtype) -> torch.Tensor:
+    """A norm's scale drawn around 1, so a forgotten or misplaced weight changes the output."""
+    return (1.0 + 0.5 * torch.randn(dim, generator=gen)).to(dtype)
+
+
+def affine_bias(gen: torch.Generator, dim: int, dtype: torch.dtype) -> torch.Tensor:
+    return (0.5 * torch.randn(dim, generator=gen)).to(dtype)
+
+
+def linear_weight(
+    gen: torch.Generator, out_features: int, in_features: int, dtype: torch.dtype
+) -> torch.Tensor:
+    """``nn.Linear``-like scale (std 1/sqrt(fan_in)): activations stay O(1) through the layer."""
+    return normal(gen, (out_features, in_features), dtype, std=1.0 / math.sqrt(in_features))
+
+
+def linear_bias(gen: torch.Generator, out_features: int, dtype: torch.dtype) -> torch.Tensor:
+    return normal(gen, (out_features,), dtype, std=0.1)
+
+
+def constant_rows(gen: torch.Generator, shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
+    """Rows whose entries are all equal: zero variance, so only eps keeps a norm finite.
+
+    The constants are small multiples of 1/4 (0 included): exactly representable, and their
+    sums are exact, so the row mean equals the constant exactly in every implementation and
+    "x - mean" is exactly 0. A correct solution then matches the reference to the last bit
+    instead of amplifying rounding noise by 1/sqrt(eps).
+    """
+    rows = math.prod(shape[:-1])
+    values = torch.randint(-12, 13, (rows, 1), generator=gen).to(torch.float32) / 4.0
+    return values.expand(rows, shape[-1]).reshape(tuple(shape)).to(dtype).contiguous()
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return _DTYPE_NAMES.get(dtype, str(dtype).removeprefix("torch."))
+
+
+def describe(x: torch.Tensor, what: str, *extra: str) -> str:
+    """A learner-readable description: 'x = N(0,1) + 1e3, shape (2, 7, 64), float32, ...'."""
+    shape = "(" + ", ".join(str(s) for s in x.shape) + ("," if x.dim() == 1 else "") + ")"
+    return ", ".join([f"x = {what}", f"shape {shape}", dtype_name(x.dtype), *extra])
+
+
+def case(
+    *,
+    name: str,
+    description: str,
+    x: torch.Tensor,
+    init_kwargs: dict[str, InitValue],
+    state: dict[str, torch.Tensor] | None,
+    gen: torch.Generator,
+    backward: bool = True,
+    train: bool = False,
+    case_seed: int = 0,
+    sublayer: Sublayer | None = None,
+) -> Case:
+    """A ``Case`` with an upstream gradient drawn like the output (the input's shape here)."""
+    for key, t in [("x", x), *((k, v) for k, v in (state or {}).items())]:
+        if t.numel() > MAX_NUMEL:
+            raise ValueError(f"case {name}: {key} has {t.numel()} elements > {MAX_NUMEL}")
+    grad_output = normal(gen, x.shape, x.dtype) if backward else None
+    return Case(
+        name=name,
+        description=description,
+        x=x,
+        init_kwargs=init_kwargs,
+        state=state,
+        grad_output=grad_output,
+        train=train,
+        seed=case_seed,
+        sublayer=sublayer,
+    )
+
+
+def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[Case]:
+    """The case table shared by ``layer_norm`` and ``rms_norm`` (``bias``: LayerNorm's beta).
+
+    Each family is there to expose a specific mistake: small dims for the unbiased variance,
+    constant rows and tiny inputs for eps, a large offset for E[x^2] - E[x]^2, random
+    parameters for a forgotten or swapped weight/bias, 2-D and up for the wrong axis, upstream
+    gradients for detached statistics, a no-grad forward for in-place mutation of the input.
+    """
+    f32, f64, bf16 = torch.float32, torch.float64, torch.bfloat16
+    affine = "random weight/bias" if bias else "random weight"
+    default = "default init (weight = 1, bias = 0)" if bias else "default init (weight = 1)"
+
+    def params(dim: int, dtype: torch.dtype) -> dict[str, torch.Tensor]:
+        state = {"weight": affine_weight(gen, dim, dtype)}
+        if bias:
+            state["bias"] = affine_bias(gen, dim, dtype)
+        return state
+
+    def eps_note(eps: float) -> str:
+        return f"eps = {eps:g}" if eps != default_eps else f"default eps = {eps:g}"
+
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        what: str,
+        x: torch.Tensor,
+        *,
+        eps: float = default_eps,
+        random_params: bool = True,
+        backward: bool = True,
+    ) -> None:
+        dim = x.shape[-1]
+        kwargs: dict[str, InitValue] = {"dim": dim}
+        if eps != default_eps:
+            kwargs["eps"] = eps
+        extra = [affine if random_params else default, eps_note(eps)]
+        if not backward:
+            extra.append("forward only, under torch.no_grad()")
+        cases.append(
+            case(
+                name=name,
+                description=describe(x, what, *extra),
+                x=x,
+                init_kwargs=kwargs,
+                state=params(dim, x.dtype) if random_params else None,
+                gen=gen,
+                backward=backward,
+            )
+        )
+
+    add(
+        "default_init",
+        "N(0,1)",
+        normal(gen, shape_for(gen, 2, 16, max_rows=8), f32),
+        random_params=False,
+    )
+    add("vector_1d", "N(0,1)", normal(gen, (choice(gen, [33, 50, 96]),), f32))
+    add("normal_3d", "N(0,1)", normal(gen, shape_for(gen, 3, 64), f32))
+    add("normal_4d_f64", "N(0,1)", normal(gen, shape_for(gen, 4, 32), f64))
+    # A handful of features: there the unbiased variance is off by a factor n/(n-1) >= 8/7.
+    add("small_dim", "N(0,1)", normal(gen, shape_for(gen, 2, choice(gen, [3, 4, 5, 8])), f64))
+    add("dim_1", "N(0,1)", normal(gen, shape_for(gen, 2, 1, max_rows=9), f64))
+    add("wide_1024", "N(0,1)", normal(gen, shape_for(gen, 3, 1024, max_rows=12), f32))
+    # float32 near 1e3: E[x^2] - E[x]^2 cancels catastrophically (~1e6 - 1e6); the two-pass
+    # formula keeps ~5e-5 relative accuracy, which is float32's own limit at this offset.
+    add("offset_1e3", "N(0,1) + 1e3", normal(gen, shape_for(gen, 3, 64, max_rows=16), f32) + 1e3)
+    add("offset_1e4_f64", "N(0,1) + 1e4", normal(gen, shape_for(gen, 2, 128), f64) + 1e4)
+    add("tiny_scale", "N(0,1) * 1e-3", normal(gen, shape_for(gen, 2, 48), f32) * 1e-3)
+    rows = constant_rows(gen, shape_for(gen, 3, 24, max_rows=16), f32)
+    rows.view(-1, rows.shape[-1])[0] = 0.0  # an all-zero row: the RMS is 0 too
+    add("constant_rows", "constant along the last dim (k/4, one row all zero)", rows)
+    add("eps_0.1_f64", "N(0,1)", normal(gen, shape_for(gen, 2, 40), f64), eps=0.1)
+    add("eps_0.01", "N(0,1) * 0.1", normal(gen, shape_for(gen, 3, 20), f32, std=0.1), eps=1e-2)
+    add("forward_no_grad", "N(0,1)", normal(gen, shape_for(gen, 3, 32), f32), backward=False)
+    add("bfloat16", "N(0,1)", normal(gen, shape_for(gen, 2, 64, max_rows=8), bf16))
+    return cases

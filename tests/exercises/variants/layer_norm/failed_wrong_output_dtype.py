@@ -1,0 +1,18 @@
+# expect: failed mistake=wrong_output_dtype
+import torch
+from torch import nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # Upcasts for accuracy but forgets to cast back.
+        h = x.double()
+        mean = h.mean(-1, keepdim=True)
+        var = ((h - mean) ** 2).mean(-1, keepdim=True)
+        return (h - mean) / torch.sqrt(var + self.eps) * self.weight.double() + self.bias.double()

@@ -1,0 +1,17 @@
+# expect: rejected
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # Hides the name from a source scan; the run-time tripwire still sees the call.
+        fn = getattr(F, "layer" + "_norm")
+        return fn(x, (x.shape[-1],), self.weight, self.bias, self.eps)
