@@ -1,0 +1,108 @@
+"""The exercises, loaded from ``exercises/`` once at start-up and validated.
+
+A malformed exercise stops the service with the file and the field named, rather than
+surfacing as a 500 in front of a learner.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from api.grading.spec import ExerciseSpec
+
+Lang = Literal["en", "zh"]
+
+
+class ContentError(RuntimeError):
+    """Exercise or question content that cannot be served; the message names file and field."""
+
+
+class ParameterInfo(BaseModel):
+    name: str
+    shape: str
+    init: str
+
+
+class ExerciseMeta(BaseModel):
+    title: str
+    title_zh: str
+    topic: str
+    difficulty: Literal["easy", "medium", "hard"]
+    order: int = 0
+    signature: str
+    parameters: list[ParameterInfo] = []
+    forbidden: list[str] = []
+
+
+@dataclass(frozen=True)
+class Exercise:
+    slug: str
+    meta: ExerciseMeta
+    prompt: dict[str, str]
+    starter: str
+    spec: ExerciseSpec
+
+    def title(self, lang: Lang) -> str:
+        return self.meta.title_zh if lang == "zh" else self.meta.title
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        raise ContentError(f"{path}: missing")
+    return path.read_text(encoding="utf-8")
+
+
+def _load_spec(path: Path, slug: str) -> ExerciseSpec:
+    module_name = f"addnorm_exercise_{slug}_spec"
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise ContentError(f"{path}: cannot be imported")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ContentError(f"{path}: {type(exc).__name__}: {exc}") from exc
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, ExerciseSpec):
+        raise ContentError(f"{path}: SPEC must be an ExerciseSpec")
+    if spec.slug != slug:
+        raise ContentError(f"{path}: SPEC.slug is {spec.slug!r}, the folder is {slug!r}")
+    return spec
+
+
+def load_exercise(folder: Path) -> Exercise:
+    slug = folder.name
+    meta_path = folder / "meta.yaml"
+    try:
+        raw = yaml.safe_load(_read(meta_path))
+        meta = ExerciseMeta.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ContentError(f"{meta_path}: field '{field}': {first['msg']}") from None
+    except yaml.YAMLError as exc:
+        raise ContentError(f"{meta_path}: not valid YAML: {exc}") from None
+    return Exercise(
+        slug=slug,
+        meta=meta,
+        prompt={"en": _read(folder / "prompt.md"), "zh": _read(folder / "prompt.zh.md")},
+        starter=_read(folder / "starter.py"),
+        spec=_load_spec(folder / "spec.py", slug),
+    )
+
+
+def load_catalog(content_dir: Path) -> dict[str, Exercise]:
+    """Every exercise folder (one holding a spec.py) under ``content_dir``, in course order."""
+    if not content_dir.is_dir():
+        raise ContentError(f"{content_dir}: the exercise directory does not exist")
+    found = [load_exercise(d) for d in sorted(content_dir.iterdir()) if (d / "spec.py").is_file()]
+    found.sort(key=lambda e: (e.meta.order, e.slug))
+    return {e.slug: e for e in found}

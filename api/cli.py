@@ -1,0 +1,88 @@
+"""The ``addnorm`` command: ``serve``, ``grade`` a file locally, and ``notebooks``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(help="addnorm: Transformer building blocks, graded in a sandbox.", no_args_is_help=True)
+notebooks_app = typer.Typer(help="Generate and check the paired Jupyter notebooks.", no_args_is_help=True)
+app.add_typer(notebooks_app, name="notebooks")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+) -> None:
+    """Start the HTTP service (SQLite in ADDNORM_DATA_DIR, a warm sandboxed grader pool)."""
+    import uvicorn
+
+    from api.main import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+
+
+@app.command()
+def grade(
+    exercise: Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm.")],
+    path: Annotated[Path, typer.Argument(help="Python file with your implementation.", exists=True)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole verdict as JSON.")] = False,
+) -> None:
+    """Grade a file locally in the same sandbox the service uses (no server needed)."""
+    from api.catalog import load_catalog
+    from api.config import get_settings
+    from api.grading.grader import Grader
+    from api.grading.pool import GraderPool
+
+    settings = get_settings()
+    catalog = load_catalog(settings.content_dir)
+    if exercise not in catalog:
+        typer.echo(f"unknown exercise {exercise!r}; known: {', '.join(catalog)}", err=True)
+        raise typer.Exit(2)
+    pool = GraderPool(slots=1, profile=settings.sandbox, cpu_seconds=settings.cpu_seconds)
+    pool.start()
+    try:
+        verdict = Grader(pool, time_limit=settings.time_limit_seconds).grade(
+            path.read_text(encoding="utf-8"), catalog[exercise].spec
+        )
+    finally:
+        pool.close()
+    if as_json:
+        typer.echo(json.dumps(verdict.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(f"{verdict.status}: {verdict.message}")
+        if verdict.diagnosis:
+            typer.echo(f"\n{verdict.diagnosis.title}: {verdict.diagnosis.explanation}")
+    raise typer.Exit(0 if verdict.status == "passed" else 1)
+
+
+@notebooks_app.command("build")
+def notebooks_build() -> None:
+    """Regenerate notebooks/ from exercises/."""
+    from api.config import REPO_ROOT
+    from api.notebooks import build_notebooks
+
+    for written in build_notebooks(REPO_ROOT, REPO_ROOT / "notebooks"):
+        typer.echo(f"wrote {written}")
+
+
+@notebooks_app.command("check")
+def notebooks_check() -> None:
+    """Fail if a committed notebook differs from what the generator produces."""
+    from api.config import REPO_ROOT
+    from api.notebooks import check_notebooks
+
+    problems = check_notebooks(REPO_ROOT, REPO_ROOT / "notebooks")
+    for problem in problems:
+        typer.echo(problem, err=True)
+    raise typer.Exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,81 @@
+"""Dependencies named as types: ``SessionDep``, ``CurrentUser``, ``AppDep``."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from api.catalog import Exercise
+from api.config import Settings
+from api.fairness import GradingLimits
+from api.grading.grader import Grader
+from api.models import User
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    engine: Engine
+    catalog: dict[str, Exercise]
+    grader: Grader
+    limits: GradingLimits
+    questions: Any = None  # the question bank (api.questions), when loaded
+    on_graded: Any = None  # called after each verdict (spaced review), when set
+
+
+def get_context(request: Request) -> AppContext:
+    ctx: AppContext = request.app.state.ctx
+    return ctx
+
+
+AppDep = Annotated[AppContext, Depends(get_context)]
+
+
+def get_session(ctx: AppDep) -> Iterator[Session]:
+    with Session(ctx.engine) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+def hash_token(token: str) -> str:
+    # Tokens are 256 random bits, so a plain SHA-256 is enough: there is nothing to brute-force.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def current_user(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> User:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise HTTPException(
+            401, detail="Missing token: send 'Authorization: Bearer <token>'",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    user = session.exec(select(User).where(User.token_hash == hash_token(credentials.credentials))).first()
+    if user is None:
+        raise HTTPException(401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
+    return user
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def get_exercise(ctx: AppDep, slug: str) -> Exercise:
+    exercise = ctx.catalog.get(slug)
+    if exercise is None:
+        raise HTTPException(404, detail="Exercise not found")
+    return exercise
+
+
+ExerciseDep = Annotated[Exercise, Depends(get_exercise)]

@@ -1,0 +1,71 @@
+"""Code in, verdict out: the one entry point the API, the CLI and the tests call.
+
+Knows nothing of HTTP or the database. Draws fresh cases per submission, sends the job to a
+sandbox slot, and decides the verdict in this (trusted) process.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable
+
+import torch
+
+from api.grading import harness, static, verdict
+from api.grading.pool import GraderPool
+from api.grading.spec import ExerciseSpec
+from api.grading.verdict import Verdict
+
+
+class Grader:
+    def __init__(self, pool: GraderPool, *, time_limit: float = 5.0) -> None:
+        self.pool = pool
+        self.time_limit = time_limit
+
+    def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
+        """Run each spec's reference once, so the first learner does not pay for lazy imports."""
+        for spec in specs:
+            for case in spec.make_cases(torch.Generator().manual_seed(0)):
+                expected = verdict.expected_outcome(spec.reference, case)
+                assert expected.truth.output is not None
+                verdict.compare(expected.truth.output, expected.truth.output, None, case.x.dtype)
+
+    def grade(self, code: str, spec: ExerciseSpec, *, seed: int | None = None) -> Verdict:
+        started = time.perf_counter()
+        problem = static.check(code, class_name=spec.class_name, banned=spec.banned)
+        if problem is not None:
+            error = None
+            if problem.line is not None:
+                error = {"type": "SyntaxError" if "SyntaxError" in problem.message else None,
+                         "line": problem.line, "column": problem.column}
+            return Verdict(
+                status=problem.status, message=problem.message, error=error,
+                timings_ms={"total": _ms(started)},
+            )
+        seed = secrets.randbits(31) if seed is None else seed
+        gen = torch.Generator().manual_seed(seed)
+        cases = spec.make_cases(gen)
+        job = harness.encode_job(
+            code=code, class_name=spec.class_name, banned=spec.banned, cases=cases
+        )
+        drawn = time.perf_counter()
+        raw = self.pool.run(job, time_limit=self.time_limit)
+        ran = time.perf_counter()
+        result = verdict.decide(
+            spec, cases, body=raw.body, timed_out=raw.timed_out, truncated=raw.truncated,
+            signal=raw.signal, lost=raw.lost, time_limit=self.time_limit,
+        )
+        result.seed = seed
+        result.timings_ms = {
+            "draw": _ms(started, drawn),
+            "sandbox": _ms(drawn, ran),
+            "child": raw.wall_ms,
+            "compare": _ms(ran),
+            "total": _ms(started),
+        }
+        return result
+
+
+def _ms(start: float, end: float | None = None) -> float:
+    return round(((end if end is not None else time.perf_counter()) - start) * 1000, 2)

@@ -1,0 +1,221 @@
+"""The API side of the grader: starts the zygote, hands jobs to free slots, holds a deadline.
+
+Thread-safe: ``run`` blocks the calling thread (the API calls it from a worker thread) until a
+slot is free, then until that slot answers. A slot that does not answer within its deadline
+plus a grace period, or a zygote that died, gets the whole zygote restarted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from api.grading import frames
+
+log = logging.getLogger("addnorm.grader")
+
+START_TIMEOUT = 120.0
+SLOT_GRACE = 5.0
+
+
+class SandboxUnavailable(RuntimeError):
+    """The configured sandbox profile needs a layer this machine cannot provide."""
+
+
+class PoolBusy(RuntimeError):
+    """No slot became free in time: the caller should answer 'busy', not hang."""
+
+
+@dataclass
+class RawResult:
+    """How the child ended and its unparsed answer; the verdict code decides what it means."""
+
+    body: bytes
+    timed_out: bool = False
+    truncated: bool = False
+    signal: str | None = None
+    exit_code: int | None = None
+    wall_ms: float = 0.0
+    lost: str | None = None  # the slot itself died or hung: nothing is known of the child
+
+
+@dataclass
+class _Slot:
+    index: int
+    sock: socket.socket
+    pid: int | None = None
+
+
+@dataclass
+class PoolStatus:
+    profile: str
+    slots: int
+    layers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    jobs: int = 0
+    restarts: int = 0
+    running: bool = False
+
+
+class GraderPool:
+    def __init__(
+        self,
+        *,
+        slots: int = 2,
+        profile: str = "strict",
+        recycle_after: int = 200,
+        cpu_seconds: int = 10,
+        queue_timeout: float = 10.0,
+    ) -> None:
+        self.status = PoolStatus(profile=profile, slots=slots)
+        self._recycle = recycle_after
+        self._cpu_seconds = cpu_seconds
+        self._queue_timeout = queue_timeout
+        self._lock = threading.Lock()
+        self._free: queue.Queue[_Slot] = queue.Queue()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._generation = 0
+        self._ids = itertools.count(1)
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self._lock:
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(self.status.slots)]
+        child_fds = [theirs.fileno() for _, theirs in pairs]
+        import api
+
+        package_root = str(Path(api.__file__).resolve().parent.parent)
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "PYTHONPATH": package_root,
+            "OMP_NUM_THREADS": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            "api.grading.zygote",
+            "--fds",
+            ",".join(map(str, child_fds)),
+            "--recycle",
+            str(self._recycle),
+            "--profile",
+            self.status.profile,
+            "--cpu-seconds",
+            str(self._cpu_seconds),
+        ]
+        # A fresh interpreter, not a fork of this process: it inherits no secrets, sockets or
+        # database handles. Its own session, so that stopping it takes its slot servers along.
+        self._proc = subprocess.Popen(
+            cmd, pass_fds=child_fds, env=env, cwd="/", stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        for _, theirs in pairs:
+            theirs.close()
+        slots = [_Slot(i, ours) for i, (ours, _) in enumerate(pairs)]
+        deadline = time.monotonic() + START_TIMEOUT
+        for slot in slots:
+            slot.sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                header, _ = frames.recv(slot.sock)
+            except (frames.FrameError, TimeoutError, OSError) as exc:
+                self._stop_locked()
+                raise RuntimeError(f"the grader zygote did not start: {exc}") from exc
+            if header.get("kind") == "fatal":
+                self._stop_locked()
+                raise SandboxUnavailable("; ".join(header.get("missing", [])))
+            slot.pid = header.get("pid")
+            self.status.layers = header.get("layers", {})
+        self._free = queue.Queue()
+        for slot in slots:
+            self._free.put(slot)
+        self._generation += 1
+        self.status.running = True
+        log.info("grader pool up: %d slots, profile %s", len(slots), self.status.profile)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop_locked()
+
+    def _stop_locked(self) -> None:
+        self.status.running = False
+        while True:
+            try:
+                self._free.get_nowait().sock.close()
+            except queue.Empty:
+                break
+        if self._proc is not None:
+            try:
+                os.killpg(self._proc.pid, 9)
+            except ProcessLookupError:
+                pass
+            self._proc.wait()
+            self._proc = None
+
+    def _restart(self, generation: int, reason: str) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return  # another thread restarted it already
+            log.warning("restarting the grader zygote: %s", reason)
+            self._stop_locked()
+            self.status.restarts += 1
+            self._start_locked()
+
+    # --- jobs ------------------------------------------------------------------------------
+
+    def run(self, job: bytes, *, time_limit: float) -> RawResult:
+        try:
+            slot = self._free.get(timeout=self._queue_timeout)
+        except queue.Empty:
+            raise PoolBusy("every grader slot is busy") from None
+        generation = self._generation
+        try:
+            result = self._run_on(slot, job, time_limit)
+        except (frames.FrameError, TimeoutError, OSError) as exc:
+            slot.sock.close()
+            self._restart(generation, f"slot {slot.index}: {exc}")
+            return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
+        if generation == self._generation:
+            self._free.put(slot)
+        self.status.jobs += 1
+        return result
+
+    def _run_on(self, slot: _Slot, job: bytes, time_limit: float) -> RawResult:
+        job_id = next(self._ids)
+        frames.send(slot.sock, {"kind": "job", "id": job_id, "time_limit": time_limit}, job)
+        slot.sock.settimeout(time_limit + SLOT_GRACE)
+        accepted = False
+        while True:
+            header, body = frames.recv(slot.sock)
+            kind = header.get("kind")
+            if kind == "ready":
+                # A fresh slot server after ours accepted the job: ours died mid-grading.
+                # Before that, it is the replacement of a recycled server, which is benign.
+                slot.pid = header.get("pid")
+                if accepted:
+                    return RawResult(body=b"", lost="the grader slot died while grading")
+            elif kind == "accepted" and header.get("id") == job_id:
+                accepted = True
+            elif kind == "result" and header.get("id") == job_id:
+                return RawResult(
+                    body=body,
+                    timed_out=bool(header.get("timed_out")),
+                    truncated=bool(header.get("truncated")),
+                    signal=header.get("signal"),
+                    exit_code=header.get("exit_code"),
+                    wall_ms=float(header.get("wall_ms", 0.0)),
+                )

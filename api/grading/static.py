@@ -1,0 +1,97 @@
+"""Checks on the source before anything runs: size, syntax, the required class, banned names.
+
+The banned-name check resolves import aliases (``import torch.nn.functional as F``,
+``from torch import nn``) so that ``F.layer_norm`` is caught while a learner's own method
+called ``layer_norm`` is not. Names built at run time (``getattr(F, "layer" + "_norm")``) are
+the child's tripwire's job.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+MAX_CODE_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class StaticProblem:
+    status: str  # "error" or "rejected"
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> the torch qualified name it stands for."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "torch":
+                    if a.asname:
+                        found[a.asname] = a.name
+                    else:
+                        found["torch"] = "torch"
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] == "torch":
+                for a in node.names:
+                    found[a.asname or a.name] = f"{node.module}.{a.name}"
+    return found
+
+
+def _qualified(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id in aliases:
+        return ".".join([aliases[node.id], *reversed(parts)])
+    return None
+
+
+def banned_uses(tree: ast.AST, banned: Iterable[str]) -> list[tuple[str, int]]:
+    targets = {b for b in banned if not b.startswith("aten.")}
+    if not targets:
+        return []
+    aliases = _aliases(tree)
+    first: dict[str, int] = {}
+    for node in ast.walk(tree):
+        quals: list[str | None] = []
+        if isinstance(node, ast.Attribute | ast.Name):
+            quals.append(_qualified(node, aliases))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            quals.extend(f"{node.module}.{a.name}" for a in node.names)
+        for qual in quals:
+            if qual in targets:
+                assert qual is not None
+                first[qual] = min(first.get(qual, node.lineno), node.lineno)
+    return sorted(first.items(), key=lambda item: item[1])
+
+
+def check(code: str, *, class_name: str, banned: Iterable[str]) -> StaticProblem | None:
+    if len(code.encode()) > MAX_CODE_BYTES:
+        return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
+    try:
+        tree = ast.parse(code, filename="<submission>")
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}, column {exc.offset}" if exc.lineno else "somewhere"
+        return StaticProblem(
+            "error", f"SyntaxError at {where}: {exc.msg}", line=exc.lineno, column=exc.offset
+        )
+    if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
+        return StaticProblem(
+            "error", f"your code must define `class {class_name}(nn.Module)`; it does not"
+        )
+    uses = banned_uses(tree, banned)
+    if uses:
+        qual, line = uses[0]
+        short = qual.replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
+        return StaticProblem(
+            "rejected",
+            f"`{short}` does the whole job this exercise asks you to write, so it is not "
+            f"allowed here{f' (line {line})' if line else ''}. Implement it from tensor ops.",
+            line=line or None,
+        )
+    return None

@@ -1,0 +1,499 @@
+"""The trusted half of grading: compute the reference after the fork, compare, diagnose.
+
+Tolerances are honest in both directions. A case's allowed error is the dtype's base tolerance
+(relative to the output's magnitude) plus a multiple of the error that torch's own
+implementation makes at that dtype, measured against a float64 run of the same case. So an
+ill-conditioned input (``x + 1e3`` in float32) widens the tolerance exactly as much as it
+hurts a correct implementation, and a float64 upcast is never punished for being more precise
+than the reference. A case passes only with positive evidence: output and every gradient
+present, of the right shape and dtype, and within tolerance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+from pydantic import BaseModel
+
+from api.grading import harness, wire
+from api.grading.spec import Case, ExerciseSpec, KnownMistake
+
+# dtype -> (relative tolerance, absolute tolerance as a fraction of the output's magnitude)
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float32: (2e-4, 2e-5),
+    # float64 inputs admit float32 internals (Llama-style RMSNorm computes in float32).
+    torch.float64: (1e-5, 2e-6),
+    torch.bfloat16: (3e-2, 2e-2),
+    torch.float16: (5e-3, 2e-3),
+}
+REFERENCE_ERROR_FACTOR = 8.0
+MAX_DIAGNOSIS_CASES = 6
+
+
+class Check(BaseModel):
+    case: str
+    description: str
+    target: str
+    passed: bool
+    message: str
+    shape: list[int] | None = None
+    dtype: str | None = None
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    worst_index: list[int] | None = None
+    allowed_abs_error: float | None = None
+
+
+class Diagnosis(BaseModel):
+    name: str
+    title: str
+    explanation: str
+    title_zh: str
+    explanation_zh: str
+
+
+class Verdict(BaseModel):
+    status: str  # passed | failed | error | timeout | crashed | rejected
+    message: str
+    checks: list[Check] = []
+    diagnosis: Diagnosis | None = None
+    error: dict[str, Any] | None = None
+    stdout: str = ""
+    stderr: str = ""
+    cases_total: int = 0
+    cases_passed: int = 0
+    seed: int | None = None
+    timings_ms: dict[str, float] = {}
+
+
+IN_PLACE = Diagnosis(
+    name="in_place_mutation",
+    title="Modified the input in place",
+    explanation=(
+        "Your forward changed the tensor it was given (an in-place op such as x.sub_() or "
+        "x -= mean). The caller still needs x: in a Transformer it is the residual stream. "
+        "Use out-of-place ops (x - mean) and return a new tensor."
+    ),
+    title_zh="原地修改了输入",
+    explanation_zh=(
+        "forward 修改了传入的张量（例如 x.sub_() 或 x -= mean 这类原地操作）。调用方之后还要用 x，"
+        "在 Transformer 里它就是残差流。请改用非原地运算（x - mean），返回一个新张量。"
+    ),
+)
+WRONG_DTYPE = Diagnosis(
+    name="wrong_output_dtype",
+    title="Output dtype differs from the input's",
+    explanation=(
+        "The output must have the input's dtype. Computing in float32 or float64 for precision "
+        "is fine, but cast the result back with .to(x.dtype) (or .type_as(x)); never hard-code "
+        "a dtype."
+    ),
+    title_zh="输出的 dtype 与输入不一致",
+    explanation_zh=(
+        "输出必须与输入的 dtype 相同。为了精度在 float32/float64 中计算没有问题，但最后要用 "
+        ".to(x.dtype)（或 .type_as(x)）转换回去；不要写死 dtype。"
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    passed: bool
+    max_abs: float
+    max_rel: float
+    worst_index: list[int]
+    allowed: float
+    nonfinite: str | None = None
+
+
+def _as_float64(case: Case) -> Case:
+    return replace(
+        case,
+        x=case.x.double(),
+        state=None if case.state is None else {k: v.double() for k, v in case.state.items()},
+        grad_output=None if case.grad_output is None else case.grad_output.double(),
+    )
+
+
+def compare(
+    actual: torch.Tensor,
+    truth: torch.Tensor,
+    native: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float = 1.0,
+) -> Comparison:
+    """``actual`` against ``truth`` (float64), allowing what ``native`` (torch at ``dtype``) errs."""
+    a, t = actual.detach().double(), truth.detach().double()
+    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+    a_nan, t_nan = torch.isnan(a), torch.isnan(t)
+    both_nan = a_nan & t_nan
+    finite_t = t[torch.isfinite(t)]
+    magnitude = float(finite_t.abs().max()) if finite_t.numel() else 1.0
+    ref_err = 0.0
+    if native is not None and native is not truth:
+        d = (native.detach().double() - t).abs()
+        d = d[torch.isfinite(d)]
+        ref_err = float(d.max()) if d.numel() else 0.0
+    allowed = (atol * max(magnitude, 1e-12) + rtol * t.abs()) * scale + REFERENCE_ERROR_FACTOR * ref_err
+    diff = (a - t).abs()
+    diff = torch.where(both_nan | (a == t), torch.zeros_like(diff), diff)
+    diff = torch.nan_to_num(diff, nan=float("inf"))
+    allowed = torch.nan_to_num(allowed, nan=float("inf"))
+    if a.numel() == 0:
+        return Comparison(True, 0.0, 0.0, [], 0.0)
+    excess = diff - allowed
+    flat = int(torch.argmax(excess).item())
+    worst = [int(i) for i in torch.unravel_index(torch.tensor(flat), a.shape)] if a.dim() else []
+    nonfinite = None
+    if bool((a_nan & ~t_nan).any()):
+        nonfinite = "NaN where the reference is finite"
+    elif bool((torch.isinf(a) & ~torch.isinf(t)).any()):
+        nonfinite = "inf where the reference is finite"
+    rel = diff / t.abs().clamp_min(atol * max(magnitude, 1e-12))
+    return Comparison(
+        passed=bool((excess <= 0).all()) and nonfinite is None,
+        max_abs=float(diff.max()),
+        max_rel=float(rel.max()),
+        worst_index=worst,
+        allowed=float(allowed.reshape(-1)[flat]),
+        nonfinite=nonfinite,
+    )
+
+
+@dataclass
+class _Expected:
+    native: harness.Outcome
+    truth: harness.Outcome
+
+
+def _outcome(factory: Any, case: Case) -> harness.Outcome:
+    return harness.run_case(harness.instantiate(factory, case), case)
+
+
+def expected_outcome(factory: Any, case: Case) -> _Expected:
+    """The factory's outcome at the case's dtype and, for precision, in float64."""
+    native = _outcome(factory, case)
+    # Dropout masks depend on the dtype's random stream: train-mode cases are compared as drawn.
+    if case.x.dtype == torch.float64 or case.train:
+        return _Expected(native, native)
+    return _Expected(native, _outcome(factory, _as_float64(case)))
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3g}"
+
+
+@dataclass
+class _CaseJudgement:
+    checks: list[Check]
+    error: dict[str, Any] | None = None
+    parameters: dict[str, Any] | None = None  # set when they differ from the contract
+    mutated: bool = False
+    wrong_dtype: bool = False
+    learner: dict[str, torch.Tensor] | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(c.passed for c in self.checks) and bool(self.checks)
+
+
+def _judge_case(
+    spec: ExerciseSpec,
+    case: Case,
+    index: int,
+    entry: Mapping[str, Any] | None,
+    tensors: Mapping[str, torch.Tensor],
+    expected: _Expected,
+) -> _CaseJudgement:
+    def check(target: str, passed: bool, message: str, **kw: Any) -> Check:
+        return Check(
+            case=case.name, description=case.description, target=target, passed=passed,
+            message=message, **kw,
+        )
+
+    if entry is None:
+        return _CaseJudgement([check("run", False, "this case was never run")])
+    if "error" in entry:
+        err = entry["error"]
+        return _CaseJudgement(
+            [check("run", False, f"{err.get('type')}: {err.get('message')}")], error=err
+        )
+    ref_params = expected.native.parameters
+    if entry.get("parameters") != ref_params:
+        theirs = entry.get("parameters") or {}
+        return _CaseJudgement(
+            [
+                check(
+                    "parameters",
+                    False,
+                    "parameters do not match the contract: expected "
+                    + ", ".join(f"{k} {tuple(v)}" for k, v in ref_params.items())
+                    + "; yours are "
+                    + (", ".join(f"{k} {tuple(v)}" for k, v in theirs.items()) or "none"),
+                )
+            ],
+            parameters=dict(theirs),
+        )
+    judgement = _CaseJudgement([])
+    out = tensors.get(f"{index}.output")
+    ref_out = expected.truth.output
+    assert ref_out is not None
+    if out is None:
+        what = entry.get("output_type", "nothing")
+        judgement.checks.append(check("output", False, f"forward returned {what}, not a tensor"))
+        return judgement
+    learner = {"output": out}
+    shape_ok = list(out.shape) == list(ref_out.shape)
+    dtype_ok = out.dtype == case.x.dtype
+    if not shape_ok:
+        judgement.checks.append(
+            check(
+                "output", False,
+                f"output shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
+                shape=list(out.shape), dtype=wire.DTYPE_NAMES.get(out.dtype),
+            )
+        )
+        return judgement
+    if not dtype_ok:
+        judgement.wrong_dtype = True
+        judgement.checks.append(
+            check(
+                "output dtype", False,
+                f"output dtype {wire.DTYPE_NAMES.get(out.dtype)}, expected "
+                f"{wire.DTYPE_NAMES.get(case.x.dtype)} (the input's)",
+                shape=list(out.shape), dtype=wire.DTYPE_NAMES.get(out.dtype),
+            )
+        )
+    judgement.checks.append(
+        _value_check(check, "output", out, ref_out, expected.native.output, case, spec)
+    )
+    after = tensors.get(f"{index}.input_after")
+    if after is None or after.shape != case.x.shape or not torch.equal(after.to(case.x.dtype), case.x):
+        judgement.mutated = True
+        judgement.checks.append(
+            check("input unchanged", False, "forward modified its input tensor in place")
+        )
+    missing = set(entry.get("missing_grads") or [])
+    for name, ref_grad in expected.truth.grads.items():
+        target = f"grad of {name}"
+        theirs = tensors.get(f"{index}.grad.{name}")
+        if ref_grad is None:
+            continue
+        if name in missing or theirs is None:
+            judgement.checks.append(
+                check(
+                    target, False,
+                    f"no gradient reached {name}: it is not used in forward, or it is detached",
+                )
+            )
+            continue
+        if list(theirs.shape) != list(ref_grad.shape):
+            judgement.checks.append(check(target, False, f"gradient shape {tuple(theirs.shape)}"))
+            continue
+        learner[f"grad.{name}"] = theirs
+        judgement.checks.append(
+            _value_check(check, target, theirs, ref_grad, expected.native.grads.get(name), case, spec)
+        )
+    judgement.learner = learner
+    return judgement
+
+
+def _value_check(
+    check: Any,
+    target: str,
+    actual: torch.Tensor,
+    truth: torch.Tensor,
+    native: torch.Tensor | None,
+    case: Case,
+    spec: ExerciseSpec,
+) -> Check:
+    cmp = compare(actual, truth, native, case.x.dtype, spec.tolerance_scale)
+    if cmp.passed:
+        message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
+    elif cmp.nonfinite:
+        message = f"{cmp.nonfinite} (first at index {tuple(cmp.worst_index)})"
+    else:
+        idx = tuple(cmp.worst_index)
+        message = (
+            f"differs from the reference by up to {_fmt(cmp.max_abs)} (relative "
+            f"{_fmt(cmp.max_rel)}) at index {idx}; allowed {_fmt(cmp.allowed)} there"
+        )
+    return check(
+        target, cmp.passed, message, shape=list(actual.shape),
+        dtype=wire.DTYPE_NAMES.get(actual.dtype), max_abs_error=cmp.max_abs,
+        max_rel_error=cmp.max_rel, worst_index=cmp.worst_index, allowed_abs_error=cmp.allowed,
+    )
+
+
+def _outcome_tensors(outcome: harness.Outcome) -> dict[str, torch.Tensor]:
+    found = {} if outcome.output is None else {"output": outcome.output.detach()}
+    found.update({f"grad.{k}": g for k, g in outcome.grads.items() if g is not None})
+    return found
+
+
+def _matches(mistake: KnownMistake, cases: Sequence[tuple[Case, dict[str, torch.Tensor]]]) -> bool:
+    """Does the learner's output agree with this mistake's on every failing case?"""
+    for case, learner in cases:
+        try:
+            expected = expected_outcome(mistake.build, case)
+        except Exception:
+            return False
+        truth, native = _outcome_tensors(expected.truth), _outcome_tensors(expected.native)
+        if "output" not in truth:
+            return False
+        for key, actual in learner.items():
+            if key not in truth or truth[key].shape != actual.shape:
+                return False
+            if not compare(actual, truth[key], native.get(key), case.x.dtype).passed:
+                return False
+    return True
+
+
+def _structural_match(
+    spec: ExerciseSpec, case: Case, parameters: Mapping[str, Any]
+) -> KnownMistake | None:
+    for mistake in spec.mistakes:
+        try:
+            module = harness.instantiate(mistake.build, case)
+        except Exception:
+            continue
+        shapes = {k: list(p.shape) for k, p in module.named_parameters()}
+        if shapes == dict(parameters):
+            return mistake
+    return None
+
+
+def _diagnosis(m: KnownMistake) -> Diagnosis:
+    return Diagnosis(
+        name=m.name, title=m.title, explanation=m.explanation, title_zh=m.title_zh,
+        explanation_zh=m.explanation_zh,
+    )
+
+
+def decide(
+    spec: ExerciseSpec,
+    cases: Sequence[Case],
+    *,
+    body: bytes,
+    timed_out: bool,
+    truncated: bool,
+    signal: str | None,
+    lost: str | None,
+    time_limit: float,
+) -> Verdict:
+    """The verdict on what the child answered. Never trusts the child's claims about itself."""
+    if lost:
+        return Verdict(status="crashed", message=f"Grading did not finish: {lost}. Please resubmit.")
+    if timed_out:
+        return Verdict(
+            status="timeout",
+            message=f"Your code ran longer than the {time_limit:g} s limit and was stopped. "
+            "Look for an infinite loop or a very slow Python-level loop over elements.",
+        )
+    if truncated:
+        return Verdict(status="failed", message="Your code produced more output than the limit.")
+    try:
+        header, blob = wire.split(body)
+        tensors = wire.decode_tensors(header, blob)
+    except wire.WireError as exc:
+        cause = f" (killed by {signal})" if signal else ""
+        return Verdict(
+            status="crashed",
+            message=f"Your code ended the process before it answered{cause}. "
+            "Look for os._exit, sys.exit, a segfault in a C call, or memory exhaustion.",
+            error={"detail": str(exc)[:200], "signal": signal},
+        )
+    stdout, stderr = str(header.get("stdout", ""))[:10000], str(header.get("stderr", ""))[:10000]
+    base = {"stdout": stdout, "stderr": stderr, "cases_total": len(cases)}
+    banned = [str(b) for b in header.get("banned_calls", []) or []]
+    if banned:
+        names = ", ".join(b.replace("torch.nn.functional.", "F.") for b in banned)
+        return Verdict(
+            status="rejected",
+            message=f"Your code called {names}, which does the whole job this exercise asks "
+            "you to write. Implement it from tensor ops.",
+            **base,
+        )
+    if header.get("load_error"):
+        err = header["load_error"]
+        where = f" at line {err.get('line')}" if err.get("line") else ""
+        return Verdict(
+            status="error",
+            message=f"Your code raised {err.get('type')}{where} while loading: {err.get('message')}",
+            error=err,
+            **base,
+        )
+    if header.get("missing_class") or header.get("not_a_module"):
+        return Verdict(
+            status="error",
+            message=f"Your code must define `class {spec.class_name}(nn.Module)`.",
+            **base,
+        )
+    entries = header.get("cases") or []
+    checks: list[Check] = []
+    judgements: list[tuple[Case, _CaseJudgement]] = []
+    for i, case in enumerate(cases):
+        entry = entries[i] if i < len(entries) and isinstance(entries[i], dict) else None
+        if entry is not None and entry.get("name") != case.name:
+            entry = None
+        j = _judge_case(spec, case, i, entry, tensors, expected_outcome(spec.reference, case))
+        judgements.append((case, j))
+        checks.extend(j.checks)
+    passed = sum(j.passed for _, j in judgements)
+    base.update(cases_passed=passed, checks=checks)
+    if passed == len(cases) and cases:
+        worst = max((c.max_abs_error or 0.0) for c in checks)
+        return Verdict(
+            status="passed",
+            message=f"All {len(cases)} cases passed: outputs and gradients match the reference "
+            f"(largest error {_fmt(worst)}).",
+            **base,
+        )
+    failing = [(c, j) for c, j in judgements if not j.passed]
+    first_case, first = failing[0]
+    errored = next(((c, j) for c, j in failing if j.error is not None), None)
+    if errored is not None:
+        case, j = errored
+        err = j.error or {}
+        where = f" at line {err.get('line')} of your code" if err.get("line") else ""
+        return Verdict(
+            status="error",
+            message=f"Your code raised {err.get('type')}{where} on case '{case.name}' "
+            f"({case.description}): {err.get('message')}",
+            error=err,
+            **base,
+        )
+    first_check = next(c for c in first.checks if not c.passed)
+    message = (
+        f"{len(failing)} of {len(cases)} cases failed. First: '{first_case.name}' "
+        f"({first_case.description}): {first_check.target} {first_check.message}."
+    )
+    diagnosis = _diagnose(spec, failing)
+    if diagnosis is not None:
+        message += f" This looks like a known mistake: {diagnosis.title}."
+    return Verdict(status="failed", message=message, diagnosis=diagnosis, **base)
+
+
+def _diagnose(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> Diagnosis | None:
+    if any(j.mutated for _, j in failing):
+        return IN_PLACE
+    if any(j.wrong_dtype for _, j in failing):
+        return WRONG_DTYPE
+    structural = next(((c, j) for c, j in failing if j.parameters is not None), None)
+    if structural is not None:
+        case, j = structural
+        assert j.parameters is not None
+        mistake = _structural_match(spec, case, j.parameters)
+        return None if mistake is None else _diagnosis(mistake)
+    comparable = [(c, j.learner) for c, j in failing if j.learner][:MAX_DIAGNOSIS_CASES]
+    if not comparable:
+        return None
+    for mistake in spec.mistakes:
+        if _matches(mistake, comparable):
+            return _diagnosis(mistake)
+    return None

@@ -1,0 +1,79 @@
+"""Tables and the schemas the API returns. Imports nothing from the app above it.
+
+Schema families per entity, after the FastAPI template: ``XCreate`` in, ``X`` the table,
+``XPublic`` out; a table model is never returned directly.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class User(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    token_hash: str = Field(index=True, unique=True, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UserCreate(SQLModel):
+    name: str = Field(min_length=1, max_length=80)
+
+
+class UserPublic(SQLModel):
+    id: int
+    name: str
+
+
+class UserCreated(UserPublic):
+    token: str
+
+
+class Submission(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    exercise: str = Field(index=True, max_length=64)
+    code: str
+    # grading -> done, or grader_failed when grading itself broke (never the learner's fault).
+    state: str = Field(default="grading", max_length=16)
+    verdict: str | None = Field(default=None, max_length=16)
+    message: str = ""
+    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    completed_at: datetime | None = None
+
+
+class SubmissionCreate(SQLModel):
+    code: str
+
+
+class QuestionAnswer(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    question_id: str = Field(index=True, max_length=80)
+    topic: str = Field(max_length=32)
+    answer: Any = Field(sa_column=Column(JSON, nullable=True))
+    correct: bool
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ReviewCard(SQLModel, table=True):
+    """Spaced-repetition state of one item (a question or an exercise) for one learner."""
+
+    __table_args__ = (UniqueConstraint("user_id", "kind", "item_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    kind: str = Field(max_length=16)  # question | exercise
+    item_id: str = Field(max_length=80)
+    topic: str = Field(max_length=32)
+    card: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    due: datetime = Field(index=True)
+    updated_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api import progress
+from api.catalog import Lang
+from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
+
+router = APIRouter(tags=["exercises"])
+
+
+@router.get("/exercises")
+def read_exercises(
+    ctx: AppDep, user: CurrentUser, session: SessionDep, lang: Lang = "en"
+) -> list[dict[str, Any]]:
+    assert user.id is not None
+    mine = progress.exercise_progress(session, user_id=user.id, catalog=ctx.catalog)
+    return [
+        {
+            "slug": e.slug,
+            "title": e.title(lang),
+            "topic": e.meta.topic,
+            "difficulty": e.meta.difficulty,
+            "status": mine[e.slug]["status"],
+        }
+        for e in ctx.catalog.values()
+    ]
+
+
+@router.get("/exercises/{slug}")
+def read_exercise(exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en") -> dict[str, Any]:
+    del user  # learners only: the prompt is served to authenticated learners
+    return {
+        "slug": exercise.slug,
+        "title": exercise.title(lang),
+        "topic": exercise.meta.topic,
+        "difficulty": exercise.meta.difficulty,
+        "lang": lang,
+        "prompt": exercise.prompt[lang],
+        "starter": exercise.starter,
+        "contract": {
+            "class_name": exercise.spec.class_name,
+            "signature": exercise.meta.signature,
+            "parameters": [p.model_dump() for p in exercise.meta.parameters],
+            "forbidden": exercise.meta.forbidden,
+        },
+        "known_mistakes": [m.name for m in exercise.spec.mistakes],
+    }
