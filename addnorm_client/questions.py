@@ -146,6 +146,9 @@ class QuestionWalk:
         show(AnswerView(number, result))
 
     def answer_all(self, answers: Mapping[int, object]) -> None:
+        if self.problem is not None:
+            show(Notice(self.problem))
+            return
         if not answers:
             show(Notice("no answers yet: fill in my_answers above, then run this cell again"))
             return

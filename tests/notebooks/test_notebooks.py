@@ -1,0 +1,174 @@
+"""The notebooks in notebooks/: generated, paired, and run top to bottom in a real kernel.
+
+Each exercise notebook is executed against a live server twice: with the worked solution in the
+exercise cell (the rendered verdict must say passed) and as shipped (the starter must not pass,
+and every cell must still run). A notebook whose server is unreachable must also run to the end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jupytext
+import nbformat
+import pytest
+
+from addnorm_client import Client
+from addnorm_client.render import exercise_marker
+from api.notebooks import (
+    QUESTIONS_NOTEBOOK,
+    QUESTIONS_TOPIC,
+    build_notebooks,
+    check_notebooks,
+    exercise_slugs,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+SLUGS = exercise_slugs(REPO)
+EXPECTED_SLUGS = ["layer_norm", "residual_block", "rms_norm", "swiglu_ffn"]
+
+
+def _read(name: str) -> Any:
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def _cell(nb: Any, cell_id: str) -> Any:
+    matches = [c for c in nb.cells if c.get("id") == cell_id]
+    assert len(matches) == 1, f"no single cell {cell_id!r}"
+    return matches[0]
+
+
+def _text(cell: Any) -> str:
+    """Everything a cell showed: streams, and the plain-text and HTML forms of displays."""
+    parts = []
+    for output in cell.get("outputs", []):
+        if output["output_type"] == "stream":
+            parts.append(output["text"])
+        elif output["output_type"] in ("display_data", "execute_result"):
+            data = output["data"]
+            parts += [data.get("text/plain", ""), data.get("text/html", "")]
+        elif output["output_type"] == "error":
+            parts.append("\n".join(output["traceback"]))
+    return "\n".join(parts)
+
+
+def _server_env(server: Any) -> dict[str, str]:
+    return {"ADDNORM_URL": server.url, "ADDNORM_TOKEN": server.token}
+
+
+# -- generated and paired -------------------------------------------------------------------------
+
+
+def test_every_exercise_has_a_notebook() -> None:
+    assert SLUGS == EXPECTED_SLUGS
+
+
+def test_committed_notebooks_are_the_generators_output() -> None:
+    assert check_notebooks(REPO) == [], "run `addnorm notebooks build` and commit the result"
+
+
+def test_check_notices_a_hand_edit(tmp_path: Path) -> None:
+    built = build_notebooks(REPO, tmp_path)
+    assert check_notebooks(REPO, tmp_path) == []
+    edited = next(p for p in built if p.suffix == ".py")
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nprint('edited')\n")
+    (tmp_path / "stray.ipynb").write_text("{}")
+    problems = check_notebooks(REPO, tmp_path)
+    assert any(edited.name in p and "differs" in p for p in problems), problems
+    assert any("stray.ipynb" in p and "not produced" in p for p in problems), problems
+
+
+def _comparable(nb: Any) -> tuple[list[tuple[str, str]], dict[str, Any]]:
+    metadata = dict(nb.metadata)
+    jupytext_meta = dict(metadata.get("jupytext", {}))
+    # The text file records its own format in the header; the .ipynb has no need to.
+    jupytext_meta.pop("text_representation", None)
+    metadata["jupytext"] = jupytext_meta
+    return [(c.cell_type, c.source) for c in nb.cells], metadata
+
+
+@pytest.mark.parametrize("name", [*SLUGS, QUESTIONS_NOTEBOOK])
+def test_py_is_the_same_notebook_as_ipynb(name: str) -> None:
+    from_py = jupytext.read(NOTEBOOKS / f"{name}.py", fmt="py:percent")
+    from_ipynb = jupytext.read(NOTEBOOKS / f"{name}.ipynb")
+    assert _comparable(from_py) == _comparable(from_ipynb)
+    assert from_ipynb.metadata["jupytext"]["formats"] == "ipynb,py:percent"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_exercise_cell_is_the_starter_behind_its_marker(slug: str) -> None:
+    source = _cell(_read(slug), f"{slug}-exercise").source
+    starter = (REPO / "exercises" / slug / "starter.py").read_text(encoding="utf-8").strip()
+    assert source == f"{exercise_marker(slug)}\n{starter}"
+
+
+# -- executed against a live server ---------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", SLUGS)
+def test_notebook_with_the_solution_passes(slug: str, live_server: Any, run_notebook: Any) -> None:
+    nb = _read(slug)
+    solution = (REPO / "solutions" / f"{slug}.py").read_text(encoding="utf-8")
+    _cell(nb, f"{slug}-exercise").source = f"{exercise_marker(slug)}\n{solution}"
+    run_notebook(nb, _server_env(live_server))
+    local = _text(_cell(nb, f"{slug}-local-check"))
+    assert "local cases match" in local
+    matched, total = local.split(" local cases match")[0].splitlines()[-1].split(" of ")
+    assert matched == total, local
+    verdict = _text(_cell(nb, f"{slug}-submit"))
+    assert "data-verdict='passed'" in verdict, verdict
+    assert f"{slug}: PASSED" in verdict, verdict
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", SLUGS)
+def test_notebook_as_shipped_runs_to_the_end_and_does_not_pass(
+    slug: str, live_server: Any, run_notebook: Any
+) -> None:
+    nb = run_notebook(_read(slug), _server_env(live_server))
+    assert all(c.get("execution_count") for c in nb.cells if c.cell_type == "code")
+    verdict = _text(_cell(nb, f"{slug}-submit"))
+    assert "class='addnorm-verdict'" in verdict, f"no verdict rendered: {verdict}"
+    assert "data-verdict='passed'" not in verdict, verdict
+    assert "local cases match" in _text(_cell(nb, f"{slug}-local-check"))
+
+
+@pytest.mark.slow
+def test_notebook_runs_to_the_end_when_the_server_is_unreachable(
+    run_notebook: Any, unreachable_url: str
+) -> None:
+    slug = SLUGS[0]
+    nb = run_notebook(_read(slug), {"ADDNORM_URL": unreachable_url, "ADDNORM_TOKEN": "x"})
+    shown = _text(_cell(nb, f"{slug}-submit"))
+    assert f"addnorm server not reachable at {unreachable_url}" in shown, shown
+    assert "addnorm serve" in shown
+
+
+@pytest.mark.slow
+def test_questions_notebook_as_shipped(live_server: Any, run_notebook: Any) -> None:
+    nb = run_notebook(_read(QUESTIONS_NOTEBOOK), _server_env(live_server))
+    name = f"questions-{QUESTIONS_TOPIC}"
+    assert "class='addnorm-questions'" in _text(_cell(nb, f"{name}-fetch"))
+    assert "no answers yet" in _text(_cell(nb, f"{name}-answers"))
+
+
+def _an_answer(question: dict[str, Any]) -> object:
+    # Any well-formed answer will do: the test is that each is graded, not that it is right.
+    return {"multiple_select": [0], "true_false": True, "numeric": 0.0}.get(question["type"], 0)
+
+
+@pytest.mark.slow
+def test_questions_notebook_grades_answers(live_server: Any, run_notebook: Any) -> None:
+    with Client(live_server.url, live_server.token) as client:
+        questions = client.questions(topic=QUESTIONS_TOPIC)
+    assert questions, f"the server has no {QUESTIONS_TOPIC} questions"
+    answers = {i: _an_answer(q) for i, q in enumerate(questions, 1)}
+    nb = _read(QUESTIONS_NOTEBOOK)
+    name = f"questions-{QUESTIONS_TOPIC}"
+    _cell(nb, f"{name}-answers").source = f"my_answers = {answers!r}\nwalk.answer_all(my_answers)"
+    run_notebook(nb, _server_env(live_server))
+    shown = _text(_cell(nb, f"{name}-answers"))
+    assert shown.count("class='addnorm-answer'") == len(questions), shown
