@@ -77,12 +77,9 @@ class Profile(StrEnum):
     INSECURE = "insecure"
 
 
-_BASE: Final = frozenset(
-    {Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV, Layer.RLIMITS}
-)
+_BASE: Final = frozenset({Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV, Layer.RLIMITS})
 _REQUIRED: Final[dict[Profile, frozenset[Layer]]] = {
-    Profile.STRICT: _BASE | {Layer.NO_NEW_PRIVS, Layer.LANDLOCK, Layer.CAPABILITIES,
-                             Layer.SECCOMP},
+    Profile.STRICT: _BASE | {Layer.NO_NEW_PRIVS, Layer.LANDLOCK, Layer.CAPABILITIES, Layer.SECCOMP},
     Profile.STANDARD: _BASE | {Layer.NO_NEW_PRIVS, Layer.CAPABILITIES, Layer.SECCOMP},
     Profile.INSECURE: _BASE,
 }
@@ -136,12 +133,17 @@ def check_profile(profile: Profile, status: dict[Layer, LayerStatus]) -> list[st
     missing = []
     for layer in APPLY_ORDER:
         if layer in required_layers(profile) and not status[layer].available:
-            missing.append(f"sandbox layer {layer.value!r} required by profile "
-                           f"{profile.value!r} is unavailable: {status[layer].detail}")
+            missing.append(
+                f"sandbox layer {layer.value!r} required by profile "
+                f"{profile.value!r} is unavailable: {status[layer].detail}"
+            )
     if missing:
         weaker = [p.value for p in Profile if not (required_layers(p) - _available(status))]
-        hint = (f"choose a weaker profile explicitly, e.g. ADDNORM_SANDBOX={weaker[0]}"
-                if weaker else "no profile can run here")
+        hint = (
+            f"choose a weaker profile explicitly, e.g. ADDNORM_SANDBOX={weaker[0]}"
+            if weaker
+            else "no profile can run here"
+        )
         missing.append(f"{hint} (profiles: strict > standard > insecure; see SECURITY.md)")
     return missing
 
@@ -163,8 +165,13 @@ def layers_for(profile: Profile, status: dict[Layer, LayerStatus]) -> list[Layer
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.restype = ctypes.c_int
-_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                        ctypes.c_ulong]
+_libc.prctl.argtypes = [
+    ctypes.c_int,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+]
 
 PR_SET_NO_NEW_PRIVS: Final = 38
 PR_GET_NO_NEW_PRIVS: Final = 39
@@ -192,8 +199,11 @@ class _CapHeader(ctypes.Structure):
 
 
 class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
 
 
 def _drop_capabilities() -> None:
@@ -221,8 +231,7 @@ def _set_no_new_privs() -> None:
 _FS_READ_FILE: Final = 1 << 2
 _FS_READ_DIR: Final = 1 << 3
 # Every filesystem right each ABI knows: handling a right and granting it nowhere denies it.
-_FS_HANDLED_BY_ABI: Final = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1,
-                             5: (1 << 16) - 1}
+_FS_HANDLED_BY_ABI: Final = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
 _NET_BIND_TCP: Final = 1 << 0
 _NET_CONNECT_TCP: Final = 1 << 1
 _SCOPE_ABSTRACT_UNIX_SOCKET: Final = 1 << 0
@@ -232,8 +241,11 @@ _RULE_PATH_BENEATH: Final = 1
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -288,8 +300,10 @@ def _landlock_allow(ruleset: int, path: str) -> None:
     try:
         is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
         rule = _PathBeneathAttr(_FS_READ_FILE | (_FS_READ_DIR if is_dir else 0), fd)
-        if _libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, _RULE_PATH_BENEATH,
-                         ctypes.byref(rule), 0) != 0:
+        if (
+            _libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+            != 0
+        ):
             raise _oserror(f"landlock_add_rule({path})")
     finally:
         os.close(fd)
@@ -345,26 +359,23 @@ def _mapped_library_dirs() -> list[str]:
 # Everything else answers EPERM: new processes (fork/vfork/clone without CLONE_THREAD), exec,
 # socket(), ptrace, process_vm_*, io_uring, bpf, unshare/setns, mount, keyctl, perf_event_open,
 # personality, chroot, module loading, setsid, set*id, kill of other processes, ...
-_ALLOWED: Final = (
-    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
-    "pwritev2", "lseek", "close", "dup", "dup2", "dup3", "fstat", "newfstatat", "stat", "lstat",
-    "statx", "statfs", "fstatfs", "access", "faccessat", "faccessat2", "getdents64",
-    "readlink", "readlinkat", "getcwd", "chdir", "fchdir", "fsync", "fdatasync", "ftruncate",
-    "fadvise64", "flock", "umask", "pipe", "pipe2", "eventfd2", "poll", "ppoll", "select",
-    "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "sendmsg", "recvmsg",
-    "sendto", "recvfrom", "shutdown", "getsockopt", "getsockname", "getpeername",
-    "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "membarrier",
-    "get_mempolicy", "futex", "futex_waitv", "set_robust_list", "get_robust_list", "rseq",
-    "set_tid_address", "arch_prctl", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
-    "sigaltstack", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause", "getpid",
-    "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
-    "getgroups", "getpgrp", "getpgid", "getsid", "capget", "clock_gettime", "clock_getres",
-    "clock_nanosleep", "nanosleep", "gettimeofday", "time", "getitimer", "setitimer", "alarm",
-    "sched_yield", "sched_getaffinity", "sched_setaffinity", "sched_getparam",
-    "sched_getscheduler", "sched_get_priority_max", "sched_get_priority_min", "sched_getattr",
-    "getrlimit", "setrlimit", "getrusage", "times", "sysinfo", "uname", "getrandom", "getcpu",
-    "wait4", "waitid", "exit", "exit_group", "restart_syscall",
-)
+_ALLOWED_NAMES = """
+    read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2 lseek close dup
+    dup2 dup3 fstat newfstatat stat lstat statx statfs fstatfs access faccessat faccessat2
+    getdents64 readlink readlinkat getcwd chdir fchdir fsync fdatasync ftruncate fadvise64
+    flock umask pipe pipe2 eventfd2 poll ppoll select pselect6 epoll_create1 epoll_ctl
+    epoll_wait epoll_pwait sendmsg recvmsg sendto recvfrom shutdown getsockopt getsockname
+    getpeername mmap munmap mprotect mremap madvise brk msync mincore membarrier get_mempolicy
+    futex futex_waitv set_robust_list get_robust_list rseq set_tid_address arch_prctl
+    rt_sigaction rt_sigprocmask rt_sigreturn sigaltstack rt_sigpending rt_sigtimedwait
+    rt_sigsuspend pause getpid gettid getppid getuid geteuid getgid getegid getresuid getresgid
+    getgroups getpgrp getpgid getsid capget clock_gettime clock_getres clock_nanosleep
+    nanosleep gettimeofday time getitimer setitimer alarm sched_yield sched_getaffinity
+    sched_setaffinity sched_getparam sched_getscheduler sched_get_priority_max
+    sched_get_priority_min sched_getattr getrlimit setrlimit getrusage times sysinfo uname
+    getrandom getcpu wait4 waitid exit exit_group restart_syscall
+"""
+_ALLOWED: Final = tuple(_ALLOWED_NAMES.split())
 # ioctl requests Python and libc make on ordinary fds (isatty, non-blocking, close-on-exec).
 _IOCTLS: Final = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)
 # fcntl commands without a way to reach another process (F_SETOWN/F_SETSIG would let SIGIO
@@ -512,9 +523,20 @@ _prepared: _Prepared | None = None
 
 # Modules imported lazily by the standard library or by torch error paths; after the uid switch
 # or Landlock they may no longer be importable (``LookupError: unknown encoding: idna``).
-_PRELOAD: Final = ("encodings.idna", "encodings.utf_8", "encodings.latin_1", "encodings.ascii",
-                   "encodings.unicode_escape", "encodings.raw_unicode_escape", "linecache",
-                   "traceback", "tokenize", "unicodedata", "json", "resource")
+_PRELOAD: Final = (
+    "encodings.idna",
+    "encodings.utf_8",
+    "encodings.latin_1",
+    "encodings.ascii",
+    "encodings.unicode_escape",
+    "encodings.raw_unicode_escape",
+    "linecache",
+    "traceback",
+    "tokenize",
+    "unicodedata",
+    "json",
+    "resource",
+)
 
 
 def prepare() -> dict[Layer, LayerStatus]:
@@ -524,8 +546,9 @@ def prepare() -> dict[Layer, LayerStatus]:
         __import__(name)
     _load_seccomp()
     status = probe()
-    _prepared = _Prepared(status=status, read_only=readable_roots(_mapped_library_dirs()),
-                          landlock_abi=landlock_abi())
+    _prepared = _Prepared(
+        status=status, read_only=readable_roots(_mapped_library_dirs()), landlock_abi=landlock_abi()
+    )
     return status
 
 
@@ -582,8 +605,11 @@ def _probe_capabilities(_pipe: int) -> str:
     _drop_capabilities()
     with open("/proc/self/status") as f:
         caps = {k: v.strip() for k, _, v in (line.partition(":") for line in f)}
-    held = [k for k in ("CapEff", "CapPrm", "CapBnd", "CapAmb")
-            if int(caps.get(k, "0"), 16) and not (k == "CapBnd" and not _running_as_root())]
+    held = [
+        k
+        for k in ("CapEff", "CapPrm", "CapBnd", "CapAmb")
+        if int(caps.get(k, "0"), 16) and not (k == "CapBnd" and not _running_as_root())
+    ]
     if held:
         raise SandboxError(f"still held after dropping: {', '.join(held)}")
     return "capability sets emptied" if _running_as_root() else "no capabilities held"
@@ -641,8 +667,9 @@ def probe() -> dict[Layer, LayerStatus]:
     """What this host offers, checked for real in throwaway children (~5 ms each)."""
     linux = sys.platform == "linux"
     basic = LayerStatus(linux, "POSIX, always applied" if linux else "needs Linux")
-    status = {layer: basic for layer in (Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV,
-                                        Layer.RLIMITS)}
+    status = {
+        layer: basic for layer in (Layer.SETSID, Layer.CLOSE_FDS, Layer.CLEAR_ENV, Layer.RLIMITS)
+    }
     status[Layer.CAPABILITIES] = LayerStatus(*_in_child(_probe_capabilities))
     status[Layer.NO_NEW_PRIVS] = LayerStatus(*_in_child(_probe_no_new_privs))
     if _X86_64:
@@ -651,13 +678,17 @@ def probe() -> dict[Layer, LayerStatus]:
     else:
         status[Layer.LANDLOCK] = status[Layer.SECCOMP] = LayerStatus(False, "x86_64 only")
     if not _running_as_root():
-        status[Layer.UID] = LayerStatus(False, "not running as root: children keep the "
-                                               "service uid (run as root for per-slot uids)")
+        status[Layer.UID] = LayerStatus(
+            False,
+            "not running as root: children keep the service uid (run as root for per-slot uids)",
+        )
     else:
         ok, detail = _in_child(_probe_uid)
         if not ok:
-            detail = (f"an unprivileged uid cannot read the Python install ({detail}); install "
-                      "Python and its packages world-readable (not under /root)")
+            detail = (
+                f"an unprivileged uid cannot read the Python install ({detail}); install "
+                "Python and its packages world-readable (not under /root)"
+            )
         status[Layer.UID] = LayerStatus(ok, detail)
     return status
 
@@ -665,8 +696,9 @@ def probe() -> dict[Layer, LayerStatus]:
 # --- applying ------------------------------------------------------------------------------------
 
 
-def apply_layers(layers: Collection[Layer], *, slot: int, keep_fds: Sequence[int],
-                 limits: Limits) -> dict[Layer, float]:
+def apply_layers(
+    layers: Collection[Layer], *, slot: int, keep_fds: Sequence[int], limits: Limits
+) -> dict[Layer, float]:
     """Apply ``layers`` in ``APPLY_ORDER``; returns the milliseconds each took.
 
     Order: fds and environment first (while opening /dev/null is still allowed); rlimits before
@@ -780,10 +812,12 @@ def _main() -> None:
         missing = check_profile(profile, status)
         print(f"profile {profile.value}: {'OK' if not missing else 'refused: ' + missing[0]}")
     layers = [layer for layer in APPLY_ORDER if status[layer].available]
+
     def timed(pipe: int) -> str:
         ms = apply_layers(layers, slot=0, keep_fds=[pipe], limits=Limits())
-        return json.dumps({k.value: round(v, 3) for k, v in ms.items()} |
-                          {"total": round(sum(ms.values()), 3)})
+        return json.dumps(
+            {k.value: round(v, 3) for k, v in ms.items()} | {"total": round(sum(ms.values()), 3)}
+        )
 
     print("lock-down cost (ms):", _in_child(timed)[1])
 

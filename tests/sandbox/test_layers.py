@@ -144,7 +144,7 @@ def unix_connect(t: Targets) -> object:
 def execve(t: Targets) -> object:
     # On success /bin/sh answers on the result pipe in our place.
     os.dup2(sandbox_attempt.CURRENT_PIPE, 9)  # inheritable; dash redirects one-digit fds only
-    os.execv("/bin/sh", ["sh", "-c", "printf '{\"succeeded\": true, \"detail\": \"exec\"}' >&9"])
+    os.execv("/bin/sh", ["sh", "-c", 'printf \'{"succeeded": true, "detail": "exec"}\' >&9'])
 
 
 def fork(t: Targets) -> object:
@@ -372,8 +372,12 @@ def _spin_ignoring_sigxcpu() -> object:
 @pytest.mark.hostile
 def test_cpu_loop_ignoring_sigxcpu_is_killed_at_the_hard_limit(run: Runner) -> None:
     limits = sandbox.Limits(cpu_seconds=1)
-    result = run(_spin_ignoring_sigxcpu, [*HYGIENE, Layer.RLIMITS, Layer.CAPABILITIES],
-                 limits=limits, timeout=10)
+    result = run(
+        _spin_ignoring_sigxcpu,
+        [*HYGIENE, Layer.RLIMITS, Layer.CAPABILITIES],
+        limits=limits,
+        timeout=10,
+    )
     assert result.signal == signal.SIGKILL, result
 
 
