@@ -112,8 +112,10 @@ def _fmt_shape(value: Any) -> str:
 
 
 def _check_cells(check: Mapping[str, Any]) -> list[str]:
+    # A case yields several checks: the output and each gradient ("target").
+    target = f" [{check['target']}]" if check.get("target") else ""
     return [
-        str(check.get("case", "")),
+        f"{check.get('case', '')}{target}",
         _fmt_shape(check.get("shape")),
         str(check.get("dtype") or ""),
         _fmt_error(check.get("max_abs_error")),
@@ -133,9 +135,14 @@ def _split_checks(
 
 
 def _extra_output(verdict: Mapping[str, Any]) -> list[tuple[str, str]]:
-    # The learner's own prints and tracebacks, when the server sends them, help with `error`.
-    keys = ("traceback", "stdout", "stderr")
-    return [(k, str(verdict[k])) for k in keys if verdict.get(k)]
+    # The exception the code raised and the learner's own prints help most with `error`.
+    extra = []
+    error = verdict.get("error")
+    if isinstance(error, Mapping) and error.get("type"):
+        line = f" (line {error['line']})" if error.get("line") else ""
+        extra.append(("exception", f"{error['type']}: {error.get('message', '')}{line}"))
+    extra += [(k, str(verdict[k])) for k in ("traceback", "stdout", "stderr") if verdict.get(k)]
+    return extra
 
 
 def _timings(verdict: Mapping[str, Any]) -> str:

@@ -7,6 +7,9 @@ and every cell must still run). A notebook whose server is unreachable must also
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +175,25 @@ def test_questions_notebook_grades_answers(live_server: Any, run_notebook: Any) 
     run_notebook(nb, _server_env(live_server))
     shown = _text(_cell(nb, f"{name}-answers"))
     assert shown.count("class='addnorm-answer'") == len(questions), shown
+
+
+@pytest.mark.slow
+def test_py_notebook_runs_as_a_plain_script(live_server: Any, tmp_path: Path) -> None:
+    # Without IPython there is no input history: the submit cell reads the marked cell from the
+    # script itself, and must send exactly the starter.
+    slug = SLUGS[0]
+    env = dict(os.environ, PYTHONPATH=str(REPO), **_server_env(live_server))
+    result = subprocess.run(
+        [sys.executable, str(NOTEBOOKS / f"{slug}.py")],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "local cases match" in result.stdout
+    verdict_lines = [line for line in result.stdout.splitlines() if line.startswith(f"{slug}: ")]
+    assert verdict_lines, result.stdout
+    assert not verdict_lines[0].startswith(f"{slug}: PASSED")
