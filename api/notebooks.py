@@ -34,8 +34,8 @@ _METADATA: dict[str, Any] = {
         # The jupytext version would make every upgrade rewrite every committed notebook.
         "notebook_metadata_filter": "-jupytext.text_representation.jupytext_version",
     },
+    # No language_info: the kernel fills it in, and jupytext's text format would drop it.
     "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-    "language_info": {"name": "python"},
 }
 
 _HOW_TO = """\
