@@ -15,6 +15,7 @@ only when a notebook is actually built, so the service never needs them.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -237,6 +238,19 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+_FUTURE = re.compile(r"^from __future__ import annotations\n+", re.MULTILINE)
+
+
+def exercise_cell_source(slug: str, code: str) -> str:
+    """The notebook's exercise cell for ``code``: the marker line, then the code.
+
+    ``from __future__ import annotations`` is dropped: Python 3.11 needs it for none of the
+    exercises' annotations, and in the ``.py`` twin the cell sits mid-file, where a future
+    import is a SyntaxError (so the script could not run).
+    """
+    return f"{exercise_marker(slug)}\n{_FUTURE.sub('', code.strip())}"
+
+
 def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
     meta = yaml.safe_load((folder / "meta.yaml").read_text(encoding="utf-8")) or {}
     if not isinstance(meta, Mapping):
@@ -262,7 +276,7 @@ def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
     cells += [
         _Cell(f"{slug}-how-to", "markdown", _HOW_TO.format(marker=f"{marker}").strip()),
         _Cell(f"{slug}-exercise-intro", "markdown", "## Your implementation"),
-        _Cell(f"{slug}-exercise", "code", f"{marker}\n{_read(folder / 'starter.py')}"),
+        _Cell(f"{slug}-exercise", "code", exercise_cell_source(slug, _read(folder / "starter.py"))),
     ]
     if slug in _LOCAL_CHECKS:
         reference, body = _LOCAL_CHECKS[slug]

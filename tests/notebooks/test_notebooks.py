@@ -24,6 +24,7 @@ from api.notebooks import (
     QUESTIONS_TOPIC,
     build_notebooks,
     check_notebooks,
+    exercise_cell_source,
     exercise_slugs,
 )
 
@@ -103,8 +104,12 @@ def test_py_is_the_same_notebook_as_ipynb(name: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_exercise_cell_is_the_starter_behind_its_marker(slug: str) -> None:
     source = _cell(_read(slug), f"{slug}-exercise").source
-    starter = (REPO / "exercises" / slug / "starter.py").read_text(encoding="utf-8").strip()
-    assert source == f"{exercise_marker(slug)}\n{starter}"
+    starter = (REPO / "exercises" / slug / "starter.py").read_text(encoding="utf-8")
+    assert source == exercise_cell_source(slug, starter)
+    assert source.startswith(f"{exercise_marker(slug)}\n")
+    assert "from __future__" not in source
+    body = starter.replace("from __future__ import annotations\n", "").strip()
+    assert source.endswith(body)
 
 
 # -- executed against a live server ---------------------------------------------------------------
@@ -115,7 +120,7 @@ def test_exercise_cell_is_the_starter_behind_its_marker(slug: str) -> None:
 def test_notebook_with_the_solution_passes(slug: str, live_server: Any, run_notebook: Any) -> None:
     nb = _read(slug)
     solution = (REPO / "solutions" / f"{slug}.py").read_text(encoding="utf-8")
-    _cell(nb, f"{slug}-exercise").source = f"{exercise_marker(slug)}\n{solution}"
+    _cell(nb, f"{slug}-exercise").source = exercise_cell_source(slug, solution)
     run_notebook(nb, _server_env(live_server))
     local = _text(_cell(nb, f"{slug}-local-check"))
     assert "local cases match" in local
