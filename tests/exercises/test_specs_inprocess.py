@@ -35,7 +35,9 @@ NORMS = ("layer_norm", "rms_norm")
 SEEDS = (0, 1, 12345)
 
 # "Matches": max |a - b| / max |b| at most this, per dtype (times the spec's tolerance_scale).
-MATCH_TOL = {torch.float64: 1e-9, torch.float32: 3e-4, torch.bfloat16: 3e-2}
+# float64 allows float32 internals (Llama's RMSNorm computes in x.float() whatever x is): an
+# answer good to 1e-7 on a float64 input is a correct answer, not a wrong one.
+MATCH_TOL = {torch.float64: 1e-6, torch.float32: 3e-4, torch.bfloat16: 3e-2}
 # "Differs": at least this, on one case, for every known mistake. Far above any matching bar.
 DIFFER = 1e-2
 
