@@ -9,8 +9,12 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="addnorm: Transformer building blocks, graded in a sandbox.", no_args_is_help=True)
-notebooks_app = typer.Typer(help="Generate and check the paired Jupyter notebooks.", no_args_is_help=True)
+app = typer.Typer(
+    help="addnorm: Transformer building blocks, graded in a sandbox.", no_args_is_help=True
+)
+notebooks_app = typer.Typer(
+    help="Generate and check the paired Jupyter notebooks.", no_args_is_help=True
+)
 app.add_typer(notebooks_app, name="notebooks")
 
 
@@ -24,15 +28,21 @@ def serve(
 
     from api.main import create_app
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     uvicorn.run(create_app(), host=host, port=port, log_level="info")
 
 
 @app.command()
 def grade(
     exercise: Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm.")],
-    path: Annotated[Path, typer.Argument(help="Python file with your implementation.", exists=True)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the whole verdict as JSON.")] = False,
+    path: Annotated[
+        Path, typer.Argument(help="Python file with your implementation.", exists=True)
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole verdict as JSON.")
+    ] = False,
 ) -> None:
     """Grade a file locally in the same sandbox the service uses (no server needed)."""
     from api.catalog import load_catalog

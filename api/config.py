@@ -1,4 +1,4 @@
-"""Settings, from the environment (prefix ``ADDNORM_``). Nothing else in the app reads os.environ."""
+"""Settings from the environment (prefix ``ADDNORM_``); nothing else in the app reads os.environ."""
 
 from __future__ import annotations
 

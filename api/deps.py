@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -17,6 +17,7 @@ from api.config import Settings
 from api.fairness import GradingLimits
 from api.grading.grader import Grader
 from api.models import User
+from api.questions import QuestionBank
 
 
 @dataclass
@@ -26,8 +27,7 @@ class AppContext:
     catalog: dict[str, Exercise]
     grader: Grader
     limits: GradingLimits
-    questions: Any = None  # the question bank (api.questions), when loaded
-    on_graded: Any = None  # called after each verdict (spaced review), when set
+    questions: QuestionBank
 
 
 def get_context(request: Request) -> AppContext:
@@ -59,10 +59,13 @@ def current_user(
 ) -> User:
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise HTTPException(
-            401, detail="Missing token: send 'Authorization: Bearer <token>'",
+            401,
+            detail="Missing token: send 'Authorization: Bearer <token>'",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    user = session.exec(select(User).where(User.token_hash == hash_token(credentials.credentials))).first()
+    user = session.exec(
+        select(User).where(User.token_hash == hash_token(credentials.credentials))
+    ).first()
     if user is None:
         raise HTTPException(401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
     return user

@@ -16,7 +16,8 @@ from api.deps import AppContext
 from api.fairness import GradingLimits
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool
-from api.routes import exercises, health, progress, submissions, users
+from api.questions import load_question_bank
+from api.routes import exercises, health, progress, questions, submissions, users
 
 log = logging.getLogger("addnorm")
 
@@ -28,6 +29,7 @@ MAX_BODY_BYTES = 1 << 20
 def build_context(settings: Settings) -> AppContext:
     """Everything the app needs, validated before the first request: content, DB, sandbox."""
     catalog = load_catalog(settings.content_dir)
+    bank = load_question_bank(settings.content_dir / "questions")
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = db.make_engine(settings.sqlalchemy_url)
     db.migrate(engine)
@@ -49,7 +51,14 @@ def build_context(settings: Settings) -> AppContext:
     limits = GradingLimits(
         max_concurrent=settings.max_concurrent_gradings, per_minute=settings.submissions_per_minute
     )
-    return AppContext(settings=settings, engine=engine, catalog=catalog, grader=grader, limits=limits)
+    return AppContext(
+        settings=settings,
+        engine=engine,
+        catalog=catalog,
+        grader=grader,
+        limits=limits,
+        questions=bank,
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -81,6 +90,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"detail": "Request body too large"}, status_code=413)
         return await call_next(request)
 
-    for module in (health, users, exercises, submissions, progress):
+    for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
     return app

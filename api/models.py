@@ -74,6 +74,6 @@ class ReviewCard(SQLModel, table=True):
     kind: str = Field(max_length=16)  # question | exercise
     item_id: str = Field(max_length=80)
     topic: str = Field(max_length=32)
-    card: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    card: str  # the fsrs card state as JSON (api.review owns the format)
     due: datetime = Field(index=True)
     updated_at: datetime = Field(default_factory=utcnow)

@@ -19,7 +19,12 @@ def exercise_progress(
         .order_by(col(Submission.id))
     )
     progress: dict[str, dict[str, Any]] = {
-        slug: {"status": "not_started", "attempts": 0, "first_solved_at": None, "last_verdict": None}
+        slug: {
+            "status": "not_started",
+            "attempts": 0,
+            "first_solved_at": None,
+            "last_verdict": None,
+        }
         for slug in catalog
     }
     for row in rows:
@@ -45,4 +50,3 @@ def failures_before(session: Session, *, user_id: int, exercise: str, before_id:
         )
     )
     return sum(1 for v in rows if v != "passed")
-

@@ -37,10 +37,15 @@ class Grader:
         if problem is not None:
             error = None
             if problem.line is not None:
-                error = {"type": "SyntaxError" if "SyntaxError" in problem.message else None,
-                         "line": problem.line, "column": problem.column}
+                error = {
+                    "type": "SyntaxError" if "SyntaxError" in problem.message else None,
+                    "line": problem.line,
+                    "column": problem.column,
+                }
             return Verdict(
-                status=problem.status, message=problem.message, error=error,
+                status=problem.status,
+                message=problem.message,
+                error=error,
                 timings_ms={"total": _ms(started)},
             )
         seed = secrets.randbits(31) if seed is None else seed
@@ -53,8 +58,14 @@ class Grader:
         raw = self.pool.run(job, time_limit=self.time_limit)
         ran = time.perf_counter()
         result = verdict.decide(
-            spec, cases, body=raw.body, timed_out=raw.timed_out, truncated=raw.truncated,
-            signal=raw.signal, lost=raw.lost, time_limit=self.time_limit,
+            spec,
+            cases,
+            body=raw.body,
+            timed_out=raw.timed_out,
+            truncated=raw.truncated,
+            signal=raw.signal,
+            lost=raw.lost,
+            time_limit=self.time_limit,
         )
         result.seed = seed
         result.timings_ms = {

@@ -7,10 +7,12 @@ plus a grace period, or a zygote that died, gets the whole zygote restarted.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -93,7 +95,9 @@ class GraderPool:
             self._start_locked()
 
     def _start_locked(self) -> None:
-        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(self.status.slots)]
+        pairs = [
+            socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(self.status.slots)
+        ]
         child_fds = [theirs.fileno() for _, theirs in pairs]
         import api
 
@@ -121,7 +125,11 @@ class GraderPool:
         # A fresh interpreter, not a fork of this process: it inherits no secrets, sockets or
         # database handles. Its own session, so that stopping it takes its slot servers along.
         self._proc = subprocess.Popen(
-            cmd, pass_fds=child_fds, env=env, cwd="/", stdin=subprocess.DEVNULL,
+            cmd,
+            pass_fds=child_fds,
+            env=env,
+            cwd="/",
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
         for _, theirs in pairs:
@@ -159,10 +167,8 @@ class GraderPool:
             except queue.Empty:
                 break
         if self._proc is not None:
-            try:
-                os.killpg(self._proc.pid, 9)
-            except ProcessLookupError:
-                pass
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
             self._proc.wait()
             self._proc = None
 

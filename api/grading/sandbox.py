@@ -28,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import json
+import linecache
 import os
 import resource
 import select
@@ -318,28 +319,36 @@ _repo = str(repo_root())
 
 
 def readable_roots(mapped: Iterable[str] = ()) -> list[str]:
-    """What a child may read: the standard library, site-packages and the directories of the
-    shared libraries already loaded (so a stdlib extension imported late still finds its .so).
+    """What a child may read: the standard library, the import path outside the repo
+    (site-packages, including directories a ``.pth`` file added) and the directories of the
+    shared libraries already loaded (so a stdlib extension imported late finds its .so).
 
-    A root that is the repo or one of its ancestors is dropped: it would expose the grader, the
-    solutions and the data directory. A venv inside the repo is fine: only its site-packages is
-    granted.
+    Inside the repo only site-packages directories (a venv in the checkout) are granted; the
+    repo itself, its ancestors and everything else in it (the grader, solutions/, the data
+    directory) never are.
     """
     paths = sysconfig.get_paths()
     candidates = [paths.get(k, "") for k in ("stdlib", "purelib", "platlib")]
-    candidates += site.getsitepackages()
-    candidates += list(mapped)
+    candidates += site.getsitepackages() + sys.path + list(mapped)
     repo = repo_root()
     roots: set[Path] = set()
     for c in candidates:
         if not c or not os.path.isabs(c):
             continue
         p = Path(os.path.realpath(c))
-        if not p.exists() or p == repo or p in repo.parents:
+        if not p.is_dir() or p == repo or p in repo.parents:
+            continue
+        if repo in p.parents and not _is_site_dir(p, repo):
             continue
         roots.add(p)
     # A root beneath another adds nothing.
     return sorted(str(p) for p in roots if not any(q in p.parents for q in roots))
+
+
+def _is_site_dir(path: Path, repo: Path) -> bool:
+    """``path`` is (inside) a site-packages directory, and no part of the repo's own tree."""
+    parts = path.relative_to(repo).parts
+    return any(part in ("site-packages", "dist-packages") for part in parts)
 
 
 def _mapped_library_dirs() -> list[str]:
@@ -470,6 +479,9 @@ def _apply_clear_env() -> None:
     sys.path[:] = [p for p in sys.path if p not in gone]
     for key in gone:
         sys.path_importer_cache.pop(key, None)
+    # Source lines the zygote once formatted a traceback from (the grader's own files) stay in
+    # memory past Landlock: ``inspect.getsource`` would still return them.
+    linecache.clearcache()
 
 
 def _address_space() -> int:

@@ -20,7 +20,7 @@ SublayerKind = Literal["linear", "mlp", "zero"]
 
 @dataclass(frozen=True)
 class Sublayer:
-    """The sublayer handed to ``residual_block``; parent and child build it from this description."""
+    """The sublayer handed to ``residual_block``; parent and child both build it from this."""
 
     kind: SublayerKind
     dim: int

@@ -34,10 +34,14 @@ def _aliases(tree: ast.AST) -> dict[str, str]:
                         found[a.asname] = a.name
                     else:
                         found["torch"] = "torch"
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] == "torch":
-                for a in node.names:
-                    found[a.asname or a.name] = f"{node.module}.{a.name}"
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] == "torch"
+        ):
+            for a in node.names:
+                found[a.asname or a.name] = f"{node.module}.{a.name}"
     return found
 
 
@@ -66,7 +70,8 @@ def banned_uses(tree: ast.AST, banned: Iterable[str]) -> list[tuple[str, int]]:
         for qual in quals:
             if qual in targets:
                 assert qual is not None
-                first[qual] = min(first.get(qual, node.lineno), node.lineno)
+                line = getattr(node, "lineno", 0)
+                first[qual] = min(first.get(qual, line), line)
     return sorted(first.items(), key=lambda item: item[1])
 
 

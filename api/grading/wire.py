@@ -56,7 +56,13 @@ def encode(header: Mapping[str, Any], tensors: Mapping[str, torch.Tensor]) -> by
             raise WireError(f"{key}: dtype {t.dtype} cannot be sent")
         data = tensor_bytes(t)
         described.append(
-            {"key": key, "dtype": name, "shape": list(t.shape), "offset": offset, "nbytes": len(data)}
+            {
+                "key": key,
+                "dtype": name,
+                "shape": list(t.shape),
+                "offset": offset,
+                "nbytes": len(data),
+            }
         )
         chunks.append(data)
         offset += len(data)

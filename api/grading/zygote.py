@@ -10,6 +10,7 @@ answer, and kill its process group when the deadline passes. Slot servers exit a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import select
 import signal
@@ -65,8 +66,10 @@ def _warm_up() -> None:
         cases.append(Case(f"warm-{dtype}", "", x, {"dim": 8}, state, torch.randn_like(x)))
     cases.append(Case("warm-no-grad", "", torch.randn(4, 8), {"dim": 8}, None, None, train=True))
     job = harness.encode_job(
-        code=_WARM_CODE, class_name="Warm", banned=("torch.nn.functional.layer_norm",
-        "aten.native_layer_norm"), cases=cases,
+        code=_WARM_CODE,
+        class_name="Warm",
+        banned=("torch.nn.functional.layer_norm", "aten.native_layer_norm"),
+        cases=cases,
     )
     stdout, stderr = sys.stdout, sys.stderr
     try:
@@ -140,10 +143,8 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
         if done or time.perf_counter() >= end:
             break
         time.sleep(0.001)
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)  # the child called setsid: its pid is its group
-    except ProcessLookupError:
-        pass
     if not done:
         _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):
@@ -209,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     if missing:
         for fd in fds:
-            frames.send(socket.socket(fileno=fd), {"kind": "fatal", "missing": missing, "layers": layers})
+            frames.send(
+                socket.socket(fileno=fd), {"kind": "fatal", "missing": missing, "layers": layers}
+            )
         return 3
     _warm_up()
 

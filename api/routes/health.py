@@ -19,7 +19,7 @@ def read_health(ctx: AppDep) -> dict[str, Any]:
         "status": "ok" if pool.running else "degraded",
         "database": "ok",
         "exercises": len(ctx.catalog),
-        "questions": len(ctx.questions.questions) if ctx.questions is not None else 0,
+        "questions": len(ctx.questions),
         "sandbox": {
             "profile": pool.profile,
             "running": pool.running,

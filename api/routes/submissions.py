@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
-from api import submissions
+from api import practice, submissions
 from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import PoolBusy
@@ -34,7 +35,9 @@ def create_submission(
         )
     try:
         with ctx.limits.slot(user.id):
-            row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=body.code)
+            row = submissions.start(
+                session, user_id=user.id, exercise=exercise.slug, code=body.code
+            )
             try:
                 verdict = ctx.grader.grade(body.code, exercise.spec)
             except PoolBusy:
@@ -55,12 +58,14 @@ def create_submission(
                 )
     except Throttled as exc:
         raise HTTPException(
-            429, detail=f"Too many submissions: {exc.reason}",
+            429,
+            detail=f"Too many submissions: {exc.reason}",
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
     row = submissions.complete(session, row=row, verdict=verdict)
-    if ctx.on_graded is not None:
-        ctx.on_graded(session, user_id=user.id, exercise=exercise, row=row)
+    practice.record_verdict(
+        session, user_id=user.id, exercise=exercise, submission=row, now=datetime.now(UTC)
+    )
     return submissions.public(row)
 
 

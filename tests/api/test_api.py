@@ -6,7 +6,7 @@ import sqlite3
 
 import httpx
 
-from tests.conftest import REPO, Server
+from tests.support import REPO, Server
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 STARTER = (REPO / "exercises" / "layer_norm" / "starter.py").read_text()

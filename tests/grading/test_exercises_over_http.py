@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 SLUGS = ["layer_norm", "rms_norm", "swiglu_ffn", "residual_block"]
 VARIANTS = sorted((REPO / "tests" / "exercises" / "variants").glob("*/*.py"))

@@ -6,22 +6,33 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 HEAD = "import torch\nfrom torch import nn\n"
 
 ATTACKS = {
-    "infinite_loop": (HEAD + "class LayerNorm(nn.Module):\n    pass\nwhile True:\n    pass\n",
-                      {"timeout"}),
-    "memory_bomb": (HEAD + "class LayerNorm(nn.Module):\n    pass\nx = [bytearray(1 << 30) for _ in range(64)]\n",
-                    {"error", "crashed"}),
-    "torch_memory_bomb": (HEAD + "class LayerNorm(nn.Module):\n    pass\nx = torch.empty(1 << 40)\n",
-                          {"error", "crashed"}),
-    "os_exit_before_output": (HEAD + "import os\nclass LayerNorm(nn.Module):\n    pass\nos._exit(0)\n",
-                              {"crashed"}),
-    "segfault": (HEAD + "import ctypes\nclass LayerNorm(nn.Module):\n    pass\nctypes.string_at(0)\n",
-                 {"crashed"}),
+    "infinite_loop": (
+        HEAD + "class LayerNorm(nn.Module):\n    pass\nwhile True:\n    pass\n",
+        {"timeout"},
+    ),
+    "memory_bomb": (
+        HEAD
+        + "class LayerNorm(nn.Module):\n    pass\nx = [bytearray(1 << 30) for _ in range(64)]\n",
+        {"error", "crashed"},
+    ),
+    "torch_memory_bomb": (
+        HEAD + "class LayerNorm(nn.Module):\n    pass\nx = torch.empty(1 << 40)\n",
+        {"error", "crashed"},
+    ),
+    "os_exit_before_output": (
+        HEAD + "import os\nclass LayerNorm(nn.Module):\n    pass\nos._exit(0)\n",
+        {"crashed"},
+    ),
+    "segfault": (
+        HEAD + "import ctypes\nclass LayerNorm(nn.Module):\n    pass\nctypes.string_at(0)\n",
+        {"crashed"},
+    ),
     "patch_allclose_and_return_zeros": (
         HEAD
         + "torch.allclose = lambda *a, **k: True\n"

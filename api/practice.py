@@ -1,0 +1,220 @@
+"""Questions answered and exercises graded, as spaced-review cards and topic mastery.
+
+The thin adapter between the pure scheduling functions (api.review) and the tables: it reads
+and writes ``QuestionAnswer`` and ``ReviewCard`` rows, always with the time passed in.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from api import review
+from api.catalog import Exercise, Lang
+from api.models import QuestionAnswer, ReviewCard, Submission
+from api.questions import (
+    AnswerResult,
+    Question,
+    QuestionBank,
+    Topic,
+    check_answer,
+    public_view,
+)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite returns naive datetimes; everything stored is UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _rate(
+    session: Session,
+    *,
+    user_id: int,
+    kind: str,
+    item_id: str,
+    topic: str,
+    rating: review.Rating,
+    now: datetime,
+) -> ReviewCard:
+    row = session.exec(
+        select(ReviewCard).where(
+            ReviewCard.user_id == user_id, ReviewCard.kind == kind, ReviewCard.item_id == item_id
+        )
+    ).first()
+    reviewed = review.review(row.card if row else None, rating, now)
+    if row is None:
+        row = ReviewCard(
+            user_id=user_id,
+            kind=kind,
+            item_id=item_id,
+            topic=topic,
+            card=reviewed.card_json,
+            due=reviewed.due,
+        )
+    else:
+        row.card, row.due, row.updated_at = reviewed.card_json, reviewed.due, now
+    session.add(row)
+    return row
+
+
+def answer_question(
+    session: Session,
+    *,
+    user_id: int,
+    question: Question,
+    raw_answer: object,
+    lang: Lang,
+    now: datetime,
+) -> AnswerResult:
+    """Check, store the answer, and reschedule the question's card. Raises AnswerShapeError."""
+    result = check_answer(question, raw_answer, lang)
+    session.add(
+        QuestionAnswer(
+            user_id=user_id,
+            question_id=question.id,
+            topic=question.topic,
+            answer=result.answer,
+            correct=result.correct,
+            created_at=now,
+        )
+    )
+    _rate(
+        session,
+        user_id=user_id,
+        kind="question",
+        item_id=question.id,
+        topic=question.topic,
+        rating=review.rate_question(result.correct),
+        now=now,
+    )
+    session.commit()
+    return result
+
+
+def record_verdict(
+    session: Session, *, user_id: int, exercise: Exercise, submission: Submission, now: datetime
+) -> None:
+    """Reschedule the exercise's card from a verdict (first-try pass Good, later pass Hard)."""
+    assert submission.id is not None and submission.verdict is not None
+    earlier = session.exec(
+        select(Submission.verdict)
+        .where(
+            Submission.user_id == user_id,
+            Submission.exercise == exercise.slug,
+            Submission.state == "done",
+            col(Submission.id) < submission.id,
+        )
+        .order_by(col(Submission.id))
+    ).all()
+    # Failures since the last pass (when the card was last rated Good or Hard): a pass after
+    # them is Hard, not Good.
+    failures = 0
+    for verdict in earlier:
+        failures = 0 if verdict == "passed" else failures + 1
+    _rate(
+        session,
+        user_id=user_id,
+        kind="exercise",
+        item_id=exercise.slug,
+        topic=exercise.meta.topic,
+        rating=review.rate_exercise(submission.verdict, failures),
+        now=now,
+    )
+    session.commit()
+
+
+def _cards(session: Session, user_id: int) -> list[ReviewCard]:
+    return list(session.exec(select(ReviewCard).where(ReviewCard.user_id == user_id)))
+
+
+def _describe(
+    kind: str, item_id: str, bank: QuestionBank, catalog: dict[str, Exercise], lang: Lang
+) -> dict[str, Any]:
+    if kind == "question" and item_id in bank:
+        q = public_view(bank.get(item_id), lang)
+        return {"kind": kind, "id": item_id, "topic": q.topic, "prompt": q.prompt}
+    if kind == "exercise" and item_id in catalog:
+        e = catalog[item_id]
+        return {"kind": kind, "id": item_id, "topic": e.meta.topic, "title": e.title(lang)}
+    return {"kind": kind, "id": item_id}
+
+
+def due_reviews(
+    session: Session,
+    *,
+    user_id: int,
+    bank: QuestionBank,
+    catalog: dict[str, Exercise],
+    lang: Lang,
+    now: datetime,
+) -> list[dict[str, Any]]:
+    scheduled = [
+        review.ScheduledItem(c.kind, c.item_id, _aware(c.due))  # type: ignore[arg-type]
+        for c in _cards(session, user_id)
+    ]
+    return [
+        {
+            **_describe(s.kind, s.item_id, bank, catalog, lang),
+            "due": s.due.isoformat(),
+            "overdue_seconds": round((now - s.due).total_seconds()),
+        }
+        for s in review.due_items(scheduled, now)
+    ]
+
+
+def mastery(
+    session: Session, *, user_id: int, bank: QuestionBank, catalog: dict[str, Exercise]
+) -> dict[Topic, review.TopicMastery]:
+    answers = [
+        review.AnswerRecord(a.question_id, a.correct, _aware(a.created_at))
+        for a in session.exec(select(QuestionAnswer).where(QuestionAnswer.user_id == user_id))
+    ]
+    verdicts = [
+        review.VerdictRecord(s.exercise, s.verdict or "", _aware(s.completed_at or s.created_at))
+        for s in session.exec(
+            select(Submission).where(Submission.user_id == user_id, Submission.state == "done")
+        )
+    ]
+    catalogue = review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+    return review.topic_mastery(catalogue=catalogue, answers=answers, verdicts=verdicts)
+
+
+def practice_session(
+    session: Session,
+    *,
+    user_id: int,
+    bank: QuestionBank,
+    catalog: dict[str, Exercise],
+    lang: Lang,
+    now: datetime,
+    max_reviews: int = 20,
+    max_new: int = 5,
+) -> dict[str, Any]:
+    cards = [
+        review.ScheduledItem(c.kind, c.item_id, _aware(c.due))  # type: ignore[arg-type]
+        for c in _cards(session, user_id)
+    ]
+    catalogue = review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+    levels: dict[Topic, float] = {
+        t: m.mastery
+        for t, m in mastery(session, user_id=user_id, bank=bank, catalog=catalog).items()
+    }
+    plan = review.compose_session(
+        cards=cards,
+        catalogue=catalogue,
+        mastery=levels,
+        now=now,
+        max_reviews=max_reviews,
+        max_new=max_new,
+    )
+    return {
+        "reviews": [
+            {**_describe(r.kind, r.item_id, bank, catalog, lang), "due": r.due.isoformat()}
+            for r in plan.reviews
+        ],
+        "new": [_describe(i.kind, i.item_id, bank, catalog, lang) for i in plan.new],
+        "focus_topics": plan.focus_topics,
+    }

@@ -1,0 +1,84 @@
+"""A real addnorm server for tests and the benchmark: ``addnorm serve`` as a subprocess, on a real
+SQLite file in a temporary data directory, with the real sandbox."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+
+    def new_learner(self, name: str = "learner") -> str:
+        with self.client() as c:
+            r = c.post("/users", json={"name": name})
+            r.raise_for_status()
+            return str(r.json()["token"])
+
+
+def start_server(data_dir: Path, **env: str) -> Server:
+    """``addnorm serve`` as a subprocess, exactly as the README starts it."""
+    port = free_port()
+    log = data_dir / "server.log"
+    full_env = {
+        **os.environ,
+        "ADDNORM_DATA_DIR": str(data_dir),
+        # The strict profile unless the run says otherwise (CI runs it as root and non-root).
+        "ADDNORM_SANDBOX": os.environ.get("ADDNORM_SANDBOX", "strict"),
+        **env,
+    }
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return Server(url, data_dir, process, log)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"server did not come up:\n{log.read_text()}")
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
