@@ -25,4 +25,7 @@ class SwiGLUFFN(nn.Module):
         # nn.Linear acts on the last dim, so any leading shape (tokens, batch, ...) works.
         # silu(z) = z * sigmoid(z) goes on the gate only; the up branch stays linear, and
         # the product is what makes it a GLU.
-        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+        gate = F.silu(self.w1(x))
+        up = self.w3(x)
+        out: torch.Tensor = self.w2(gate * up)
+        return out

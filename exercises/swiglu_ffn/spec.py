@@ -14,6 +14,11 @@ from api.grading.draw import case, choice, describe, linear_weight, normal, shap
 from api.grading.spec import Case, ExerciseSpec, KnownMistake
 
 
+def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    # What layer(x) computes, typed: nn.Module.__call__ returns Any.
+    return F.linear(x, layer.weight, layer.bias)
+
+
 class SwiGLUFFN(nn.Module):
     """The reference, and the constructor every mistake below shares."""
 
@@ -24,7 +29,7 @@ class SwiGLUFFN(nn.Module):
         self.w3 = nn.Linear(dim, hidden_dim, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+        return _lin(self.w2, F.silu(_lin(self.w1, x)) * _lin(self.w3, x))
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -81,32 +86,32 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
 class GateOnWrongBranch(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(self.w1(x) * F.silu(self.w3(x)))
+        return _lin(self.w2, _lin(self.w1, x) * F.silu(_lin(self.w3, x)))
 
 
 class SigmoidGate(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(torch.sigmoid(self.w1(x)) * self.w3(x))
+        return _lin(self.w2, torch.sigmoid(_lin(self.w1, x)) * _lin(self.w3, x))
 
 
 class GeluGate(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.gelu(self.w1(x)) * self.w3(x))
+        return _lin(self.w2, F.gelu(_lin(self.w1, x)) * _lin(self.w3, x))
 
 
 class ReluGate(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.relu(self.w1(x)) * self.w3(x))
+        return _lin(self.w2, F.relu(_lin(self.w1, x)) * _lin(self.w3, x))
 
 
 class NoActivation(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(self.w1(x) * self.w3(x))
+        return _lin(self.w2, _lin(self.w1, x) * _lin(self.w3, x))
 
 
 class SiluOnProduct(SwiGLUFFN):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.silu(self.w1(x) * self.w3(x)))
+        return _lin(self.w2, F.silu(_lin(self.w1, x) * _lin(self.w3, x)))
 
 
 class WithBiases(nn.Module):
@@ -117,7 +122,7 @@ class WithBiases(nn.Module):
         self.w3 = nn.Linear(dim, hidden_dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+        return _lin(self.w2, F.silu(_lin(self.w1, x)) * _lin(self.w3, x))
 
 
 class MissingUpProjection(nn.Module):
@@ -127,7 +132,7 @@ class MissingUpProjection(nn.Module):
         self.w2 = nn.Linear(hidden_dim, dim, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.silu(self.w1(x)))
+        return _lin(self.w2, F.silu(_lin(self.w1, x)))
 
 
 MISTAKES = (
@@ -145,7 +150,8 @@ MISTAKES = (
         explanation_zh=(
             "你算的是 w2(w1(x) * silu(w3(x)))：激活函数放错了分支。按照约定（Llama，以及本题的"
             "接口），w1 是门控分支，要经过 silu；w3 是线性的 up 分支，与门控相乘。两种写法属于同一"
-            "类结构，但在给定权重下不是同一个函数。改法：self.w2(F.silu(self.w1(x)) * self.w3(x))。"
+            "类结构，但在给定权重下不是同一个函数。"
+            "改法：self.w2(F.silu(self.w1(x)) * self.w3(x))。"
         ),
         build=GateOnWrongBranch,
     ),
