@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import torch
 
 from api.grading import harness, static, verdict
-from api.grading.pool import GraderPool
+from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
 from api.grading.verdict import Verdict
 
@@ -56,6 +56,8 @@ class Grader:
         )
         drawn = time.perf_counter()
         raw = self.pool.run(job, time_limit=self.time_limit)
+        if raw.lost:
+            raise GradingLost(raw.lost)
         ran = time.perf_counter()
         result = verdict.decide(
             spec,
@@ -64,7 +66,6 @@ class Grader:
             timed_out=raw.timed_out,
             truncated=raw.truncated,
             signal=raw.signal,
-            lost=raw.lost,
             time_limit=self.time_limit,
         )
         result.seed = seed

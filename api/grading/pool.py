@@ -38,6 +38,11 @@ class PoolBusy(RuntimeError):
     """No slot became free in time: the caller should answer 'busy', not hang."""
 
 
+class GradingLost(RuntimeError):
+    """The grader itself died or hung mid-job (the pool restarts it); nothing is known of the
+    submission, which should be resubmitted."""
+
+
 @dataclass
 class RawResult:
     """How the child ended and its unparsed answer; the verdict code decides what it means."""
@@ -148,7 +153,7 @@ class GraderPool:
                 raise SandboxUnavailable("; ".join(header.get("missing", [])))
             slot.pid = header.get("pid")
             self.status.layers = header.get("layers", {})
-        self._free = queue.Queue()
+        # The same queue across restarts: threads already waiting on it get the new slots.
         for slot in slots:
             self._free.put(slot)
         self._generation += 1

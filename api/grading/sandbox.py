@@ -25,6 +25,7 @@ Linux x86_64 only (syscall numbers below); ``probe()`` reports a layer unavailab
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import json
@@ -662,6 +663,7 @@ def _probe_uid(_pipe: int) -> str:
     torch_mod = sys.modules.get("torch")
     if torch_mod is not None and torch_mod.__file__:
         targets.append(torch_mod.__file__)
+    targets = [t for t in targets if os.path.exists(t)]  # Debian lists site dirs it lacks
     ident = slot_ids(0, Limits()) - 1  # a uid no slot uses
     os.setgroups([])
     os.setresgid(ident, ident, ident)
@@ -778,19 +780,18 @@ def reap_slot(slot: int, limits: Limits | None = None, *, rounds: int = 20) -> i
     if not _running_as_root():
         return 0
     ident = slot_ids(slot, limits or Limits())
-    killed = 0
+    killed: set[int] = set()
     for _ in range(rounds):
-        found = 0
-        for pid in _pids_of(ident):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                continue
-            found += 1
-        killed += found
-        if not found:
+        alive = _pids_of(ident)
+        if not alive:
             break
-    return killed
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if killed.issuperset(alive):
+            time.sleep(0.001)  # SIGKILLed but not dead yet: give the kernel a moment
+        killed.update(alive)
+    return len(killed)
 
 
 def _pids_of(uid: int) -> list[int]:
@@ -802,13 +803,12 @@ def _pids_of(uid: int) -> list[int]:
             continue
         try:
             with open(f"/proc/{entry.name}/status") as f:
-                for line in f:
-                    if line.startswith("Uid:"):
-                        if int(line.split()[1]) == uid:
-                            pids.append(int(entry.name))
-                        break
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
         except (FileNotFoundError, ProcessLookupError):
             continue
+        zombie = fields.get("State", "").split()[:1] == ["Z"]  # dead, awaiting its parent
+        if not zombie and int(fields.get("Uid", "-1 ").split()[0]) == uid:
+            pids.append(int(entry.name))
     return pids
 
 

@@ -441,14 +441,9 @@ def decide(
     timed_out: bool,
     truncated: bool,
     signal: str | None,
-    lost: str | None,
     time_limit: float,
 ) -> Verdict:
     """The verdict on what the child answered. Never trusts the child's claims about itself."""
-    if lost:
-        return Verdict(
-            status="crashed", message=f"Grading did not finish: {lost}. Please resubmit."
-        )
     if timed_out:
         return Verdict(
             status="timeout",

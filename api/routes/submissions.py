@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from api import practice, submissions
 from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.fairness import Throttled
-from api.grading.pool import PoolBusy
+from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
 from api.models import SubmissionCreate
 
@@ -40,6 +40,13 @@ def create_submission(
             )
             try:
                 verdict = ctx.grader.grade(body.code, exercise.spec)
+            except GradingLost as exc:
+                row = submissions.fail(session, row=row, reason=f"not graded: {exc}")
+                return JSONResponse(
+                    {"detail": f"Grading did not finish ({exc}); please resubmit", "id": row.id},
+                    status_code=503,
+                    headers={"Retry-After": "1"},
+                )
             except PoolBusy:
                 row = submissions.fail(session, row=row, reason="not graded: the grader was busy")
                 return JSONResponse(
