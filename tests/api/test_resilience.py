@@ -14,7 +14,11 @@ import httpx
 from tests.support import REPO, Server
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
-SPIN = "import torch\nfrom torch import nn\nclass LayerNorm(nn.Module):\n    pass\nwhile True:\n    pass\n"
+SPIN = (
+    "import torch\nfrom torch import nn\n"
+    "class LayerNorm(nn.Module):\n    pass\n"
+    "while True:\n    pass\n"
+)
 
 
 def zygote_pids(server: Server) -> list[int]:
