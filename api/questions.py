@@ -166,7 +166,8 @@ class CodeReadingQuestion(_ChoiceQuestion):
     """Spot the bug: a code snippet shown verbatim in both languages, and one right choice."""
 
     type: Literal["code_reading"]
-    code: Text
+    # Not stripped: leading indentation and the final newline are part of the snippet.
+    code: Annotated[str, StringConstraints(pattern=r"\S")]
     answer: int
 
     @model_validator(mode="after")

@@ -1,0 +1,421 @@
+"""The shipped question bank: coverage, bilingual text, valid keys, and numbers checked with torch."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+import yaml
+from torch import nn
+
+from api.questions import (
+    QUESTION_TYPES,
+    TOPICS,
+    CodeReadingQuestion,
+    MultipleSelectQuestion,
+    NumericQuestion,
+    QuestionBank,
+    SingleChoiceQuestion,
+    TrueFalseQuestion,
+    check_answer,
+)
+from tests.questions.conftest import QUESTIONS_DIR, REPO
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def test_bank_size_and_coverage(bank: QuestionBank) -> None:
+    assert len(bank) >= 80
+    by_topic = bank.count_by_topic()
+    assert set(by_topic) == set(TOPICS)
+    assert all(n >= 6 for n in by_topic.values()), by_topic
+    # Every type is represented, and spot-the-bug questions exist in more than one topic.
+    by_type = bank.count_by_type()
+    assert all(by_type[t] >= 5 for t in QUESTION_TYPES), by_type
+    assert len({q.topic for q in bank.select(type="code_reading")}) >= 4
+
+
+def test_one_file_per_topic() -> None:
+    files = {p.stem for p in QUESTIONS_DIR.glob("*.yaml") if not p.name.startswith("_")}
+    assert files == set(TOPICS)
+
+
+def test_ids_unique_and_stable_slugs(bank: QuestionBank) -> None:
+    ids = [q.id for q in bank]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
+
+
+def test_every_question_bilingual(bank: QuestionBank) -> None:
+    for q in bank:
+        for en, zh in ((q.prompt, q.prompt_zh), (q.explanation, q.explanation_zh)):
+            assert en.strip() and zh.strip(), q.id
+            assert CJK.search(zh), f"{q.id}: zh text has no Chinese"
+            assert not CJK.search(en), f"{q.id}: English text contains Chinese: {en[:60]}"
+        if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
+            for c in q.choices:
+                assert c.text.strip() and c.text_zh.strip(), q.id
+                assert not CJK.search(c.text), f"{q.id}: English choice contains Chinese"
+            # Choice texts that are not formulas or code should be translated, not copied.
+            translated = [c for c in q.choices if c.text != c.text_zh]
+            assert translated or all(_formula_like(c.text) for c in q.choices), q.id
+
+
+def _formula_like(text: str) -> bool:
+    return bool(re.search(r"[=()^*/]|\d", text)) or text.istitle() or text.isupper()
+
+
+def test_answer_keys_valid_for_type(bank: QuestionBank) -> None:
+    for q in bank:
+        match q:
+            case SingleChoiceQuestion() | CodeReadingQuestion():
+                assert 0 <= q.answer < len(q.choices)
+            case MultipleSelectQuestion():
+                assert q.answer and len(set(q.answer)) == len(q.answer)
+                assert all(0 <= i < len(q.choices) for i in q.answer)
+                # A multiple-select question where every option is right teaches nothing.
+                assert len(q.answer) < len(q.choices), q.id
+            case TrueFalseQuestion():
+                assert isinstance(q.answer, bool)
+            case NumericQuestion():
+                assert math.isfinite(q.answer)
+                assert q.tolerance.absolute is not None or q.tolerance.relative is not None
+
+
+def test_true_false_not_all_one_way(bank: QuestionBank) -> None:
+    keys = [q.answer for q in bank.select(type="true_false") if isinstance(q, TrueFalseQuestion)]
+    assert keys.count(True) >= 3 and keys.count(False) >= 3
+
+
+def test_single_choice_keys_are_spread(bank: QuestionBank) -> None:
+    # Guessing "always the first option" should not pass the quiz.
+    keys = [
+        q.answer
+        for q in bank
+        if isinstance(q, SingleChoiceQuestion | CodeReadingQuestion) and q.answer == 0
+    ]
+    total = len(bank.select(type="single_choice")) + len(bank.select(type="code_reading"))
+    assert len(keys) < total, "every single-answer key is choice 0"
+
+
+def test_every_key_grades_as_correct(bank: QuestionBank) -> None:
+    for q in bank:
+        key: object = q.answer
+        if isinstance(q, MultipleSelectQuestion):
+            key = list(q.answer)
+        for lang in ("en", "zh"):
+            result = check_answer(q, key, lang)  # type: ignore[arg-type]
+            assert result.correct, q.id
+            assert result.explanation in (q.explanation, q.explanation_zh)
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _material_dir() -> Path | None:
+    # CI checks out ../shared beside the clone; the service itself never reads it.
+    for candidate in (REPO.parent / "shared" / "material", Path("/work/shared/material")):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def test_sources_manifest_matches_material(bank: QuestionBank) -> None:
+    material = _material_dir()
+    if material is None:
+        pytest.skip("../shared/material not found beside the repository")
+    for article in bank.sources:
+        path = material / article.file
+        assert path.is_file(), f"{article.file} not in {material}"
+        text = path.read_text(encoding="utf-8")
+        for section in article.sections:
+            assert section in text, f"{article.file}: no section heading {section!r}"
+
+
+def test_every_cited_source_is_in_manifest(bank: QuestionBank) -> None:
+    manifest = yaml.safe_load((QUESTIONS_DIR / "_sources.yaml").read_text(encoding="utf-8"))
+    known = {(a["file"], s) for a in manifest["articles"] for s in a["sections"]}
+    for q in bank:
+        assert (q.source.file, q.source.section) in known, q.id
+    # Each article is used.
+    assert {q.source.file for q in bank} == {a["file"] for a in manifest["articles"]}
+
+
+# --------------------------------------------------------------------------- numbers, recomputed
+
+
+def _params(module: nn.Module) -> int:
+    return sum(p.numel() for p in module.parameters() if p.requires_grad)
+
+
+class _SwiGLU(nn.Module):
+    def __init__(self, dim: int, hidden: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden, bias=False)
+        self.w3 = nn.Linear(dim, hidden, bias=False)
+        self.w2 = nn.Linear(hidden, dim, bias=False)
+
+
+def _ffn(d: int, d_ff: int, bias: bool) -> nn.Module:
+    return nn.Sequential(nn.Linear(d, d_ff, bias=bias), nn.ReLU(), nn.Linear(d_ff, d, bias=bias))
+
+
+def _ffn_share() -> float:
+    d = 64
+    attn = _params(nn.MultiheadAttention(d, num_heads=4, bias=False))
+    ffn = _params(_ffn(d, 4 * d, bias=False))
+    return ffn / (attn + ffn)
+
+
+def _matched_swiglu_width() -> float:
+    d = 768
+    target = _params(_ffn(d, 4 * d, bias=False))
+    hidden = target // (3 * d)
+    assert _params(_SwiGLU(d, hidden)) == target
+    return hidden
+
+
+def _bottleneck_ffn() -> float:
+    dim, expansion = 512, 4
+    net = nn.Sequential(
+        nn.Linear(dim, dim // 2),
+        nn.GELU(),
+        nn.Linear(dim // 2, dim * expansion // 2),
+        nn.GELU(),
+        nn.Linear(dim * expansion // 2, dim),
+    )
+    return _params(net)
+
+
+def _three_layer_grad() -> float:
+    x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    y = x
+    for _ in range(3):
+        y = y + 0.1 * y
+    y.backward()
+    assert x.grad is not None
+    return x.grad.item()
+
+
+def _variance_scale() -> float:
+    gen = torch.Generator().manual_seed(0)
+    x, fx = torch.randn(2, 200_000, generator=gen, dtype=torch.float64)
+    c = math.sqrt(0.5)
+    assert abs((c * (x + fx)).var().item() - 1.0) < 0.02
+    return c
+
+
+def _n_normalisations(shape: tuple[int, ...], normalized: list[int]) -> float:
+    x = torch.randn(*shape)
+    _, mean, _ = torch.native_layer_norm(x, normalized, None, None, 1e-5)
+    return mean.numel()
+
+
+def _bn_statistics() -> float:
+    bn = nn.BatchNorm1d(512)
+    bn(torch.randn(8, 512, 128))  # (N, C, L): channels = the D features
+    assert bn.running_mean is not None
+    return bn.running_mean.numel()
+
+
+def _bn_running_mean() -> float:
+    bn = nn.BatchNorm1d(1, momentum=0.1)
+    for _ in range(2):
+        bn(torch.tensor([[1.0], [3.0]]))  # batch mean exactly 2
+    assert bn.running_mean is not None
+    return bn.running_mean.item()
+
+
+def _sigmoid_max_grad() -> float:
+    x = torch.linspace(-6, 6, 12001, dtype=torch.float64, requires_grad=True)
+    torch.sigmoid(x).sum().backward()
+    assert x.grad is not None
+    return x.grad.max().item()
+
+
+def _fp16_square_overflow() -> float:
+    for n in range(1, 1000):
+        if torch.isinf(torch.tensor(float(n), dtype=torch.float16) ** 2):
+            return n
+    raise AssertionError("no overflow below 1000")
+
+
+def _kaiming_std() -> float:
+    layer = nn.Linear(512, 2048)
+    nn.init.kaiming_normal_(layer.weight, nonlinearity="relu")
+    expected = nn.init.calculate_gain("relu") / math.sqrt(layer.weight.shape[1])
+    assert abs(layer.weight.std().item() - expected) / expected < 0.02
+    return expected
+
+
+def _gpt2_init_std() -> float:
+    # nanoGPT: std = 0.02 / sqrt(2 * n_layer) on c_proj weights.
+    n_layer = 12
+    return 0.02 / math.sqrt(2 * n_layer)
+
+
+VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+
+RECOMPUTE: dict[str, Callable[[], float]] = {
+    "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
+    "ffn-params-no-bias": lambda: _params(_ffn(512, 2048, bias=False)),
+    "ffn-swiglu-params": lambda: _params(_SwiGLU(512, 2048)),
+    "ffn-swiglu-matched-width": _matched_swiglu_width,
+    "ffn-share-of-params": _ffn_share,
+    "ffn-bottleneck-params": _bottleneck_ffn,
+    "res-three-layer-gradient": _three_layer_grad,
+    "res-sqrt-half-scaling": _variance_scale,
+    "ln-output-small-vector": lambda: F.layer_norm(VEC, (4,), eps=1e-5)[0].item(),
+    "ln-constant-row": lambda: nn.LayerNorm(4)(torch.ones(2, 4)).abs().max().item(),
+    "ln-count-normalisations": lambda: _n_normalisations((8, 128, 512), [512]),
+    "ln-normalized-shape-two-dims": lambda: _n_normalisations((2, 3, 4), [3, 4]),
+    "bn-count-statistics": _bn_statistics,
+    "bn-running-mean-update": _bn_running_mean,
+    "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
+    "rms-output-small-vector": lambda: F.rms_norm(VEC, (4,), eps=1e-6)[0].item(),
+    "rms-param-count": lambda: _params(nn.RMSNorm(4096)),
+    "np-count-norms-gpt2": lambda: 2 * 12 + 1,
+    "act-sigmoid-max-derivative": _sigmoid_max_grad,
+    "act-softmax-value": lambda: torch.softmax(VEC[:3], dim=0)[2].item(),
+    "act-silu-value": lambda: F.silu(torch.tensor(1.0, dtype=torch.float64)).item(),
+    "act-gelu-value": lambda: F.gelu(torch.tensor(1.0, dtype=torch.float64)).item(),
+    "tr-fp16-max": lambda: torch.finfo(torch.float16).max,
+    "tr-fp16-square-overflow": _fp16_square_overflow,
+    "tr-gpt2-scaled-init": _gpt2_init_std,
+    "tr-kaiming-std": _kaiming_std,
+}
+
+
+def test_every_numeric_question_is_recomputed(bank: QuestionBank) -> None:
+    numeric = {q.id for q in bank.select(type="numeric")}
+    assert numeric == set(RECOMPUTE), (
+        f"missing: {sorted(numeric - set(RECOMPUTE))}, stale: {sorted(set(RECOMPUTE) - numeric)}"
+    )
+
+
+@pytest.mark.parametrize("question_id", sorted(RECOMPUTE))
+def test_numeric_answer_recomputed(bank: QuestionBank, question_id: str) -> None:
+    q = bank.get(question_id)
+    assert isinstance(q, NumericQuestion)
+    value = float(RECOMPUTE[question_id]())
+    assert q.tolerance.accepts(value, q.answer), f"{question_id}: key {q.answer}, torch {value}"
+    assert check_answer(q, value).correct
+
+
+def test_gelu_tanh_approximation_also_accepted(bank: QuestionBank) -> None:
+    q = bank.get("act-gelu-value")
+    approx = F.gelu(torch.tensor(1.0, dtype=torch.float64), approximate="tanh").item()
+    assert check_answer(q, approx).correct
+
+
+def test_unbiased_layer_norm_value_is_rejected(bank: QuestionBank) -> None:
+    # The article-003 LayerNorm gives -1.162 on [1, 2, 3, 4]; the tolerance must not accept it.
+    q = bank.get("ln-output-small-vector")
+    wrong = ((VEC - VEC.mean()) / (VEC.std() + 1e-6))[0].item()
+    assert not check_answer(q, wrong).correct
+
+
+# --------------------------------------------------------------------------- code, executed
+
+
+def _run(question: CodeReadingQuestion) -> dict[str, object]:
+    namespace: dict[str, object] = {"torch": torch, "nn": nn, "F": F}
+    exec(compile(question.code, question.id, "exec"), namespace)
+    return namespace
+
+
+def _code(bank: QuestionBank, question_id: str) -> CodeReadingQuestion:
+    q = bank.get(question_id)
+    assert isinstance(q, CodeReadingQuestion)
+    return q
+
+
+def test_code_article003_layer_norm_differs(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "ln-std-eps-code"))
+    module = ns["LayerNorm"](4, eps=1e-5)  # type: ignore[operator]
+    out = module(VEC.float())
+    assert out[0].item() == pytest.approx(-1.1619, abs=1e-3)
+    assert not torch.allclose(out, F.layer_norm(VEC.float(), (4,), eps=1e-5), atol=1e-2)
+
+
+def test_code_layer_norm_over_batch_dim(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "ln-wrong-dim-code"))
+    x = torch.randn(3, 5, 8)
+    out = ns["layer_norm"](x, torch.ones(8), torch.zeros(8))  # type: ignore[operator]
+    assert not torch.allclose(out, F.layer_norm(x, (8,)), atol=1e-3)
+
+
+def test_code_rms_norm_keepdim(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "rms-keepdim-bug"))
+    module = ns["RMSNorm"](8)  # type: ignore[operator]
+    x = torch.randn(1, 8, 8)
+    assert not torch.allclose(module(x), F.rms_norm(x, (8,), eps=1e-6), atol=1e-3)
+    with pytest.raises(RuntimeError):
+        module(torch.randn(2, 8, 8))
+
+
+def test_code_naive_softmax_nan(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "act-softmax-naive-code"))
+    out = ns["softmax"](torch.tensor([[1000.0, 1001.0, 999.0]]))  # type: ignore[operator]
+    assert torch.isnan(out).all()
+
+
+def test_code_prenorm_bug(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "np-prenorm-code-bug"))
+    torch.manual_seed(0)
+    sub = nn.Linear(8, 8)
+    block = ns["PreNormBlock"](8, sub)  # type: ignore[operator]
+    x = torch.randn(4, 8) * 3 + 1
+    assert not torch.allclose(block(x), x + sub(block.norm(x)), atol=1e-3)
+
+
+def test_code_swiglu_gate_bug(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "ffn-swiglu-gate-bug"))
+    torch.manual_seed(0)
+    m = ns["SwiGLUFFN"](8, 16)  # type: ignore[operator]
+    x = torch.randn(4, 8)
+    assert not torch.allclose(m(x), m.w2(F.silu(m.w1(x)) * m.w3(x)), atol=1e-4)
+
+
+def test_code_residual_dropout_after_add(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "res-dropout-placement-bug"))
+    torch.manual_seed(0)
+    block = ns["Residual"](nn.Identity(), dropout=0.5)  # type: ignore[operator]
+    block.train()
+    out = block(torch.ones(1000))
+    # With dropout after the add, the identity path is zeroed too: about half the outputs are 0.
+    assert (out == 0).float().mean().item() > 0.3
+
+
+def test_code_fp16_rms_norm_overflows(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "tr-rmsnorm-fp16-code"))
+    module = ns["RMSNorm"](4).half()  # type: ignore[operator]
+    out = module(torch.full((1, 4), 300.0, dtype=torch.float16))
+    assert not torch.isfinite(out).all() or (out == 0).all()
+
+
+def test_code_article002_init_is_a_syntax_error(bank: QuestionBank) -> None:
+    q = _code(bank, "tr-article002-init-code")
+    with pytest.raises(SyntaxError):
+        compile(q.code, q.id, "exec")
+    w = torch.empty(512, 2048)
+    nn.init.xavier_normal_(w, gain=0.02)
+    assert w.std().item() == pytest.approx(0.02 * math.sqrt(2 / (2048 + 512)), rel=0.02)
+
+
+def test_batch_norm_single_sample_raises() -> None:
+    bn = nn.BatchNorm1d(16)
+    with pytest.raises(ValueError, match="more than 1 value per channel"):
+        bn(torch.randn(1, 16))
+    bn.eval()
+    assert bn(torch.randn(1, 16)).shape == (1, 16)
+
+
+def test_fp16_eps_underflow() -> None:
+    assert torch.tensor(1e-8).half().item() == 0.0
+    assert torch.tensor(1e-6).half().item() > 0.0

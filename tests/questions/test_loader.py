@@ -1,0 +1,209 @@
+"""Malformed content stops start-up with an error naming the file and the field."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from api.questions import QuestionBankError, load_question_bank
+from tests.questions.conftest import QUESTIONS_DIR
+
+GOOD: dict[str, Any] = {
+    "id": "ln-sample",
+    "topic": "layer_norm",
+    "type": "single_choice",
+    "difficulty": "easy",
+    "prompt": "Over which dimension does LayerNorm normalise?",
+    "prompt_zh": "LayerNorm 沿哪个维度归一化？",
+    "choices": [
+        {"text": "The last (feature) dimension", "text_zh": "最后一维（特征维）"},
+        {"text": "The batch dimension", "text_zh": "批次维"},
+    ],
+    "answer": 0,
+    "explanation": "Each token is normalised over its own features.",
+    "explanation_zh": "每个 token 在它自己的特征上归一化。",
+    "source": {"file": "000_e4e6a0ab7f589b41.txt", "section": "2.1 LayerNorm"},
+}
+
+
+def _bank_dir(tmp_path: Path, files: dict[str, list[dict[str, Any]]]) -> Path:
+    shutil.copy(QUESTIONS_DIR / "_sources.yaml", tmp_path / "_sources.yaml")
+    for name, questions in files.items():
+        (tmp_path / name).write_text(
+            yaml.safe_dump({"questions": questions}, allow_unicode=True), encoding="utf-8"
+        )
+    return tmp_path
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    q = copy.deepcopy(GOOD)
+    for key, value in changes.items():
+        if value is None:
+            q.pop(key, None)
+        else:
+            q[key] = value
+    return q
+
+
+def _error(tmp_path: Path, files: dict[str, list[dict[str, Any]]]) -> str:
+    with pytest.raises(QuestionBankError) as info:
+        load_question_bank(_bank_dir(tmp_path, files))
+    return str(info.value)
+
+
+def test_good_file_loads(tmp_path: Path) -> None:
+    bank = load_question_bank(_bank_dir(tmp_path, {"layer_norm.yaml": [GOOD]}))
+    assert [q.id for q in bank] == ["ln-sample"]
+    assert bank.get("ln-sample").difficulty == 1  # "easy" is stored as 1
+
+
+def test_answer_index_out_of_range(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(answer=2)]})
+    assert "layer_norm.yaml" in msg and "questions[0]" in msg and "'ln-sample'" in msg
+    assert "out of range for 2 choices" in msg
+
+
+def test_missing_zh_text(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(prompt_zh=None)]})
+    assert "layer_norm.yaml" in msg and "prompt_zh" in msg and "required" in msg.lower()
+
+
+def test_empty_zh_text(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(explanation_zh="   ")]})
+    assert "explanation_zh" in msg
+
+
+def test_english_pasted_into_zh_field(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(prompt_zh="Over which dimension?")]})
+    assert "prompt_zh" in msg and "Chinese" in msg
+
+
+def test_missing_choice_translation(tmp_path: Path) -> None:
+    choices = [{"text": "A"}, {"text": "B", "text_zh": "乙"}]
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(choices=choices)]})
+    assert "choices.0.text_zh" in msg
+
+
+def test_duplicate_ids_across_files(tmp_path: Path) -> None:
+    other = _with(topic="rms_norm")
+    msg = _error(tmp_path, {"layer_norm.yaml": [GOOD], "rms_norm.yaml": [other]})
+    assert "duplicate id 'ln-sample'" in msg
+    assert "rms_norm.yaml" in msg and "layer_norm.yaml" in msg
+
+
+def test_unknown_topic_file(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"attention.yaml": [_with(topic="attention")]})
+    assert "attention.yaml" in msg and "unknown topic" in msg
+
+
+def test_unknown_topic_value(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(topic="attention")]})
+    assert "topic" in msg and "layer_norm.yaml" in msg
+
+
+def test_topic_must_match_file(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(topic="rms_norm")]})
+    assert "does not match the file" in msg
+
+
+def test_unknown_type(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(type="essay")]})
+    assert "essay" in msg or "type" in msg
+
+
+def test_unknown_source_file(tmp_path: Path) -> None:
+    source = {"file": "999_nope.txt", "section": "2.1 LayerNorm"}
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=source)]})
+    assert "source.file" in msg and "999_nope.txt" in msg
+
+
+def test_unknown_section(tmp_path: Path) -> None:
+    source = {"file": "000_e4e6a0ab7f589b41.txt", "section": "9.9 Nowhere"}
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=source)]})
+    assert "source.section" in msg and "9.9 Nowhere" in msg
+
+
+def test_boolean_is_not_a_choice_index(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(answer=True)]})
+    assert "answer" in msg
+
+
+def test_multiple_select_repeated_index(tmp_path: Path) -> None:
+    q = _with(type="multiple_select", answer=[0, 0])
+    msg = _error(tmp_path, {"layer_norm.yaml": [q]})
+    assert "same choice twice" in msg
+
+
+def test_numeric_needs_a_tolerance(tmp_path: Path) -> None:
+    q = _with(type="numeric", answer=6, choices=None)
+    msg = _error(tmp_path, {"layer_norm.yaml": [q]})
+    assert "tolerance" in msg
+    q["tolerance"] = {}
+    msg = _error(tmp_path, {"layer_norm.yaml": [q]})
+    assert "absolute" in msg and "relative" in msg
+
+
+def test_numeric_rejects_choices(tmp_path: Path) -> None:
+    q = _with(type="numeric", answer=6, tolerance={"absolute": 0})
+    msg = _error(tmp_path, {"layer_norm.yaml": [q]})
+    assert "choices" in msg and "xtra" in msg  # "Extra inputs are not permitted"
+
+
+def test_true_false_needs_a_bool(tmp_path: Path) -> None:
+    q = _with(type="true_false", answer="yes", choices=None)
+    msg = _error(tmp_path, {"layer_norm.yaml": [q]})
+    assert "answer" in msg
+
+
+def test_code_reading_needs_code(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(type="code_reading")]})
+    assert "code" in msg
+
+
+def test_bad_difficulty(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(difficulty=4)]})
+    assert "difficulty" in msg
+
+
+def test_bad_id(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(id="LN Sample")]})
+    assert ".id" in msg
+
+
+def test_duplicate_yaml_key(tmp_path: Path) -> None:
+    _bank_dir(tmp_path, {})
+    text = yaml.safe_dump({"questions": [GOOD]}, allow_unicode=True, sort_keys=False)
+    assert "  answer: 0\n" in text
+    text = text.replace("  answer: 0\n", "  answer: 0\n  answer: 1\n")
+    (tmp_path / "layer_norm.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(QuestionBankError, match=r"layer_norm\.yaml.*duplicate key 'answer'"):
+        load_question_bank(tmp_path)
+
+
+def test_invalid_yaml(tmp_path: Path) -> None:
+    _bank_dir(tmp_path, {})
+    (tmp_path / "ffn.yaml").write_text("questions:\n  - id: [unclosed\n", encoding="utf-8")
+    with pytest.raises(QuestionBankError, match=r"ffn\.yaml: invalid YAML"):
+        load_question_bank(tmp_path)
+
+
+def test_wrong_top_level(tmp_path: Path) -> None:
+    _bank_dir(tmp_path, {})
+    (tmp_path / "ffn.yaml").write_text(yaml.safe_dump([GOOD]), encoding="utf-8")
+    with pytest.raises(QuestionBankError, match="questions"):
+        load_question_bank(tmp_path)
+
+
+def test_missing_sources_manifest(tmp_path: Path) -> None:
+    with pytest.raises(QuestionBankError, match="_sources.yaml"):
+        load_question_bank(tmp_path)
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(QuestionBankError, match="not found"):
+        load_question_bank(tmp_path / "nope")
