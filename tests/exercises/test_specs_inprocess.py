@@ -235,11 +235,14 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
         assert 1 in dims and 1024 in dims
     if slug == "residual_block":
         kinds = {
-            (c.sublayer.kind if c.sublayer else None, c.init_kwargs["norm_first"]) for c in cases
+            (c.sublayer.kind if c.sublayer else None, bool(c.init_kwargs.get("norm_first", True)))
+            for c in cases
         }
         assert kinds == {(k, f) for k in ("linear", "mlp", "zero") for f in (True, False)}
-        assert any(c.train and float(c.init_kwargs["dropout"]) > 0 for c in cases)
-        assert any(not c.train and float(c.init_kwargs["dropout"]) > 0 for c in cases)
+        dropouts = [(c.train, float(c.init_kwargs.get("dropout", 0.0))) for c in cases]
+        assert any(train and p > 0 for train, p in dropouts)
+        assert any(not train and p > 0 for train, p in dropouts)
+        assert any(c.init_kwargs.keys() == {"dim"} for c in cases), "the defaults are exercised"
 
 
 # --- references --------------------------------------------------------------------------

@@ -1,0 +1,441 @@
+"""Grading spec for ``residual_block``: Add & Norm around a given sublayer, pre- or post-norm.
+
+pre-norm (norm_first=True, GPT-2 onwards):  x + dropout(sublayer(norm(x)))
+post-norm (norm_first=False, the 2017 paper): norm(x + dropout(sublayer(x)))
+
+The grader builds the sublayer (``harness.build_sublayer``: a Linear, a small GELU MLP, or a
+Linear fixed at zero) and passes it to the constructor; its parameters arrive in the state dict
+as ``sublayer.*``. Train-mode cases seed torch before the forward, so a learner's dropout mask
+equals the reference's only if dropout is drawn once, on the sublayer's output, like
+``nn.Dropout`` / ``F.dropout`` do.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from api.grading.draw import (
+    affine_bias,
+    affine_weight,
+    case,
+    describe,
+    linear_bias,
+    linear_weight,
+    normal,
+    seed,
+    shape_for,
+)
+from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Sublayer, SublayerKind
+
+
+class ResidualBlock(nn.Module):
+    """The reference, and the constructor every mistake below shares."""
+
+    def __init__(
+        self, dim: int, sublayer: nn.Module, norm_first: bool = True, dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.sublayer = sublayer
+        self.dropout = nn.Dropout(dropout)
+        self.norm_first = norm_first
+        self.p = dropout
+
+    # Typed wrappers: nn.Module.__call__ returns Any, and the mistakes below reuse them.
+    def branch(self, h: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.sublayer(h)
+        return out
+
+    def normed(self, h: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.norm(h)
+        return out
+
+    def drop(self, h: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.dropout(h)
+        return out
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return x + self.drop(self.branch(self.normed(x)))
+        return self.normed(x + self.drop(self.branch(x)))
+
+
+def _sublayer_state(
+    gen: torch.Generator, desc: Sublayer, dtype: torch.dtype
+) -> dict[str, torch.Tensor]:
+    d, h = desc.dim, desc.hidden
+    if desc.kind == "linear":
+        return {
+            "sublayer.weight": linear_weight(gen, d, d, dtype),
+            "sublayer.bias": linear_bias(gen, d, dtype),
+        }
+    if desc.kind == "mlp":
+        return {
+            "sublayer.0.weight": linear_weight(gen, h, d, dtype),
+            "sublayer.0.bias": linear_bias(gen, h, dtype),
+            "sublayer.2.weight": linear_weight(gen, d, h, dtype),
+            "sublayer.2.bias": linear_bias(gen, d, dtype),
+        }
+    # "zero": F(x) = 0 exactly, the block must reduce to x (pre-norm) or norm(x) (post-norm).
+    return {
+        "sublayer.weight": torch.zeros(d, d, dtype=dtype),
+        "sublayer.bias": torch.zeros(d, dtype=dtype),
+    }
+
+
+def _sublayer_name(desc: Sublayer) -> str:
+    if desc.kind == "linear":
+        return f"sublayer = Linear({desc.dim}, {desc.dim})"
+    if desc.kind == "mlp":
+        d, h = desc.dim, desc.hidden
+        return f"sublayer = Linear({d}, {h}) -> GELU -> Linear({h}, {d})"
+    return "sublayer = Linear fixed at zero (F(x) = 0)"
+
+
+def make_cases(gen: torch.Generator) -> list[Case]:
+    f32, f64 = torch.float32, torch.float64
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        *,
+        norm_first: bool | None,
+        kind: SublayerKind,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        hidden: int = 0,
+        dropout: float | None = None,
+        train: bool = False,
+        backward: bool = True,
+        what: str = "N(0,1)",
+        scale: float = 1.0,
+        shift: float = 0.0,
+    ) -> None:
+        dim = shape[-1]
+        desc = Sublayer(kind, dim, hidden)
+        x = normal(gen, shape, dtype, std=scale) + shift
+        # None leaves the argument out: the constructor's defaults are part of the contract.
+        kwargs: dict[str, InitValue] = {"dim": dim}
+        if norm_first is not None:
+            kwargs["norm_first"] = norm_first
+        if dropout is not None:
+            kwargs["dropout"] = dropout
+        state = {
+            "norm.weight": affine_weight(gen, dim, dtype),
+            "norm.bias": affine_bias(gen, dim, dtype),
+            **_sublayer_state(gen, desc, dtype),
+        }
+        pre = norm_first is None or norm_first
+        p = 0.0 if dropout is None else dropout
+        extra = [
+            "pre-norm" if pre else "post-norm",
+            f"norm_first = {pre}" + (" (default)" if norm_first is None else ""),
+            _sublayer_name(desc),
+            f"dropout = {p:g}" + (" (default)" if dropout is None else ""),
+            "train mode (seeded)" if train else "eval mode",
+            "random norm weight/bias and sublayer parameters",
+        ]
+        if not backward:
+            extra.append("forward only, under torch.no_grad()")
+        cases.append(
+            case(
+                name=name,
+                description=describe(x, what, *extra),
+                x=x,
+                init_kwargs=kwargs,
+                state=state,
+                gen=gen,
+                backward=backward,
+                train=train,
+                case_seed=seed(gen) if train else 0,
+                sublayer=desc,
+            )
+        )
+
+    add(
+        "pre_linear_defaults",
+        norm_first=None,
+        kind="linear",
+        shape=shape_for(gen, 3, 64),
+        dtype=f32,
+    )
+    add("post_linear", norm_first=False, kind="linear", shape=shape_for(gen, 3, 64), dtype=f32)
+    add(
+        "pre_mlp_f64",
+        norm_first=True,
+        kind="mlp",
+        hidden=128,
+        shape=shape_for(gen, 2, 32),
+        dtype=f64,
+    )
+    add(
+        "post_mlp_4d_f64",
+        norm_first=False,
+        kind="mlp",
+        hidden=128,
+        shape=shape_for(gen, 4, 32),
+        dtype=f64,
+    )
+    add("pre_zero_sublayer", norm_first=True, kind="zero", shape=shape_for(gen, 2, 48), dtype=f32)
+    add("post_zero_sublayer", norm_first=False, kind="zero", shape=shape_for(gen, 3, 48), dtype=f32)
+    add(
+        "pre_dropout_train",
+        norm_first=True,
+        kind="linear",
+        shape=shape_for(gen, 3, 64),
+        dtype=f32,
+        dropout=0.3,
+        train=True,
+    )
+    add(
+        "post_dropout_train_f64",
+        norm_first=False,
+        kind="mlp",
+        hidden=64,
+        shape=shape_for(gen, 3, 32),
+        dtype=f64,
+        dropout=0.3,
+        train=True,
+    )
+    # Dropout configured but the module in eval mode: it must be the identity.
+    add(
+        "pre_dropout_eval",
+        norm_first=True,
+        kind="mlp",
+        hidden=96,
+        shape=shape_for(gen, 3, 24),
+        dtype=f32,
+        dropout=0.5,
+    )
+    add(
+        "post_dropout_eval_f64",
+        norm_first=False,
+        kind="linear",
+        shape=shape_for(gen, 2, 40),
+        dtype=f64,
+        dropout=0.3,
+    )
+    add("pre_vector_1d", norm_first=True, kind="linear", shape=(96,), dtype=f32)
+    add(
+        "post_shifted",
+        norm_first=False,
+        kind="linear",
+        shape=shape_for(gen, 2, 56),
+        dtype=f64,
+        what="3 * N(0,1) + 2",
+        scale=3.0,
+        shift=2.0,
+    )
+    add(
+        "pre_forward_no_grad",
+        norm_first=True,
+        kind="mlp",
+        hidden=64,
+        shape=shape_for(gen, 3, 32),
+        dtype=f32,
+        backward=False,
+    )
+    return cases
+
+
+class AlwaysPreNorm(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.drop(self.branch(self.normed(x)))
+
+
+class AlwaysPostNorm(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.normed(x + self.drop(self.branch(x)))
+
+
+class NoSkip(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return self.drop(self.branch(self.normed(x)))
+        return self.normed(self.drop(self.branch(x)))
+
+
+class NormalisedSkip(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            x = self.normed(x)  # overwrites x, so the skip path carries norm(x)
+            return x + self.drop(self.branch(x))
+        return self.normed(x + self.drop(self.branch(x)))
+
+
+class NormAfterSublayer(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return x + self.drop(self.normed(self.branch(x)))
+        return self.normed(x + self.drop(self.branch(x)))
+
+
+class DropoutAfterAdd(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return self.drop(x + self.branch(self.normed(x)))
+        return self.normed(self.drop(x + self.branch(x)))
+
+
+class DropoutNever(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return x + self.branch(self.normed(x))
+        return self.normed(x + self.branch(x))
+
+
+class DropoutInEval(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # F.dropout's training flag defaults to True: it keeps dropping in eval mode.
+        if self.norm_first:
+            return x + F.dropout(self.branch(self.normed(x)), self.p)
+        return self.normed(x + F.dropout(self.branch(x), self.p))
+
+
+MISTAKES = (
+    KnownMistake(
+        name="always_pre_norm",
+        title="norm_first ignored: always pre-norm",
+        explanation=(
+            "Your block computes x + dropout(sublayer(norm(x))) even when norm_first=False. "
+            "Post-norm (the original Transformer) normalises after the addition: "
+            "norm(x + dropout(sublayer(x))). Fix: branch on self.norm_first in forward."
+        ),
+        title_zh="忽略了 norm_first：总是 Pre-Norm",
+        explanation_zh=(
+            "即使 norm_first=False，你的模块仍然计算 x + dropout(sublayer(norm(x)))。Post-Norm"
+            "（原始 Transformer）是在相加之后再归一化：norm(x + dropout(sublayer(x)))。"
+            "改法：在 forward 里根据 self.norm_first 分支。"
+        ),
+        build=AlwaysPreNorm,
+    ),
+    KnownMistake(
+        name="always_post_norm",
+        title="norm_first ignored: always post-norm",
+        explanation=(
+            "Your block computes norm(x + dropout(sublayer(x))) even when norm_first=True. "
+            "Pre-norm normalises only the sublayer's input and leaves the skip path untouched: "
+            "x + dropout(sublayer(norm(x))). Fix: branch on self.norm_first in forward."
+        ),
+        title_zh="忽略了 norm_first：总是 Post-Norm",
+        explanation_zh=(
+            "即使 norm_first=True，你的模块仍然计算 norm(x + dropout(sublayer(x)))。Pre-Norm "
+            "只对子层的输入做归一化，残差通路保持不变：x + dropout(sublayer(norm(x)))。"
+            "改法：在 forward 里根据 self.norm_first 分支。"
+        ),
+        build=AlwaysPostNorm,
+    ),
+    KnownMistake(
+        name="no_skip",
+        title="The skip connection is missing",
+        explanation=(
+            "Your block returns the sublayer branch without adding x back, so it is not a "
+            "residual block at all. The '+ x' is what gives the gradient a direct path "
+            "(dy/dx = 1 + dF/dx) and lets a layer fall back to the identity. Fix: pre-norm "
+            "x + dropout(sublayer(norm(x))), post-norm norm(x + dropout(sublayer(x)))."
+        ),
+        title_zh="缺少残差连接（跳连）",
+        explanation_zh=(
+            "你的模块只返回了子层分支，没有把 x 加回去，因此根本不是残差块。正是这个 “+ x” 给梯度"
+            "开了一条直通路径（dy/dx = 1 + dF/dx），也让一层在学不到东西时可以退化为恒等映射。"
+            "改法：Pre-Norm 为 x + dropout(sublayer(norm(x)))，Post-Norm 为 "
+            "norm(x + dropout(sublayer(x)))。"
+        ),
+        build=NoSkip,
+    ),
+    KnownMistake(
+        name="normalised_skip",
+        title="Pre-norm adds norm(x) instead of x on the skip path",
+        explanation=(
+            "In the pre-norm branch you reassigned x = self.norm(x) and then returned "
+            "x + dropout(sublayer(x)), so the skip path carries norm(x) instead of the raw x. "
+            "Pre-norm's advantage is exactly that clean, un-normalised residual stream. Fix: "
+            "keep x and write x + self.dropout(self.sublayer(self.norm(x)))."
+        ),
+        title_zh="Pre-Norm 的残差通路上加的是 norm(x) 而不是 x",
+        explanation_zh=(
+            "在 Pre-Norm 分支里你写了 x = self.norm(x)，再返回 x + dropout(sublayer(x))，于是残差"
+            "通路上传的是 norm(x) 而不是原始的 x。Pre-Norm 的优势恰恰在于这条干净、未经归一化的"
+            "残差“高速公路”。改法：保留 x，写成 x + self.dropout(self.sublayer(self.norm(x)))。"
+        ),
+        build=NormalisedSkip,
+    ),
+    KnownMistake(
+        name="norm_after_sublayer",
+        title="Pre-norm normalises the sublayer's output instead of its input",
+        explanation=(
+            "For norm_first=True you computed x + dropout(norm(sublayer(x))): the norm sits "
+            "after the sublayer. Pre-norm normalises what goes *into* the sublayer: "
+            "x + dropout(sublayer(norm(x))). Fix: move self.norm inside the sublayer call."
+        ),
+        title_zh="Pre-Norm 归一化了子层的输出，而不是输入",
+        explanation_zh=(
+            "norm_first=True 时你算的是 x + dropout(norm(sublayer(x)))：归一化放在了子层之后。"
+            "Pre-Norm 归一化的是送进子层的输入：x + dropout(sublayer(norm(x)))。改法：把 "
+            "self.norm 移到子层调用的里面。"
+        ),
+        build=NormAfterSublayer,
+    ),
+    KnownMistake(
+        name="dropout_after_add",
+        title="Dropout applied after the addition",
+        explanation=(
+            "You applied dropout to x + sublayer(...), which also drops (and rescales) the "
+            "skip path and so cuts the residual stream itself in training. Dropout belongs on "
+            "the sublayer's output, before the addition: x + dropout(sublayer(norm(x))) or "
+            "norm(x + dropout(sublayer(x)))."
+        ),
+        title_zh="Dropout 放在了相加之后",
+        explanation_zh=(
+            "你对 x + sublayer(...) 整体做了 dropout，这样训练时残差通路本身也会被随机置零（并被"
+            "放大），等于切断了残差流。Dropout 应作用在子层输出上、相加之前："
+            "x + dropout(sublayer(norm(x))) 或 norm(x + dropout(sublayer(x)))。"
+        ),
+        build=DropoutAfterAdd,
+    ),
+    KnownMistake(
+        name="dropout_never",
+        title="Dropout never applied",
+        explanation=(
+            "In train mode your output has no dropout: the dropout argument was stored but "
+            "never used. With dropout=p the sublayer's output must be dropped with probability "
+            "p (and the rest scaled by 1 / (1 - p)) in training, and left alone in eval. Fix: "
+            "self.dropout = nn.Dropout(dropout) in __init__ and self.dropout(...) on the "
+            "sublayer's output."
+        ),
+        title_zh="从未使用 Dropout",
+        explanation_zh=(
+            "训练模式下你的输出没有做 dropout：dropout 参数保存了却没有用。dropout=p 时，训练中子层"
+            "输出的每个元素要以概率 p 置零（其余乘以 1 / (1 - p)），评估时保持不变。改法：在 "
+            "__init__ 里 self.dropout = nn.Dropout(dropout)，并在子层输出上调用 self.dropout(...)。"
+        ),
+        build=DropoutNever,
+    ),
+    KnownMistake(
+        name="dropout_in_eval",
+        title="Dropout still active in eval mode",
+        explanation=(
+            "In eval mode your block still drops activations. F.dropout(h, p) has "
+            "training=True by default, so it ignores model.eval(). Fix: use an nn.Dropout "
+            "module, or F.dropout(h, p, training=self.training)."
+        ),
+        title_zh="评估模式下 Dropout 仍在生效",
+        explanation_zh=(
+            "在 eval 模式下你的模块仍在随机丢弃激活值。F.dropout(h, p) 的 training 参数默认为 "
+            "True，所以它不理会 model.eval()。改法：使用 nn.Dropout 模块，或者写成 "
+            "F.dropout(h, p, training=self.training)。"
+        ),
+        build=DropoutInEval,
+    ),
+)
+
+SPEC = ExerciseSpec(
+    slug="residual_block",
+    class_name="ResidualBlock",
+    reference=ResidualBlock,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    banned=(),  # nn.LayerNorm is part of the contract here (self.norm)
+)

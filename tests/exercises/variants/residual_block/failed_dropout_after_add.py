@@ -1,0 +1,19 @@
+# expect: failed mistake=dropout_after_add
+import torch
+from torch import nn
+
+
+class ResidualBlock(nn.Module):
+    def __init__(
+        self, dim: int, sublayer: nn.Module, norm_first: bool = True, dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.sublayer = sublayer
+        self.dropout = nn.Dropout(dropout)
+        self.norm_first = norm_first
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            return self.dropout(x + self.sublayer(self.norm(x)))
+        return self.norm(self.dropout(x + self.sublayer(x)))
