@@ -200,7 +200,7 @@ def test_wrong_top_level(tmp_path: Path) -> None:
 
 
 def test_missing_sources_manifest(tmp_path: Path) -> None:
-    with pytest.raises(QuestionBankError, match="_sources.yaml"):
+    with pytest.raises(QuestionBankError, match=r"_sources\.yaml"):
         load_question_bank(tmp_path)
 
 
