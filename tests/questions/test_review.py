@@ -137,7 +137,7 @@ def test_non_utc_zone_is_converted() -> None:
 
 def test_naive_time_is_refused() -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
-        review(None, Rating.Good, datetime(2026, 11, 2, 9, 0))  # noqa: DTZ001 - deliberately naive
+        review(None, Rating.Good, datetime(2026, 11, 2, 9, 0))
 
 
 def test_out_of_order_review_is_refused() -> None:
