@@ -25,6 +25,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -144,11 +145,18 @@ class _ChoiceQuestion(_QuestionBase):
                 raise ValueError(f"two choices have the same `{attr}`")
         return choices
 
-    def _check_index(self, index: int) -> None:
-        if not 0 <= index < len(self.choices):
+
+def _check_indices(indices: Sequence[int], info: ValidationInfo) -> None:
+    # Field validators run in declaration order, so `choices` is already validated here (and
+    # absent when it failed, in which case that error is the one to report).
+    choices = info.data.get("choices")
+    if choices is None:
+        return
+    for index in indices:
+        if not 0 <= index < len(choices):
             raise ValueError(
-                f"answer index {index} is out of range for {len(self.choices)} choices "
-                f"(valid: 0..{len(self.choices) - 1})"
+                f"answer index {index} is out of range for {len(choices)} choices "
+                f"(valid: 0..{len(choices) - 1})"
             )
 
 
@@ -156,10 +164,11 @@ class SingleChoiceQuestion(_ChoiceQuestion):
     type: Literal["single_choice"]
     answer: int
 
-    @model_validator(mode="after")
-    def _answer_in_range(self) -> Self:
-        self._check_index(self.answer)
-        return self
+    @field_validator("answer")
+    @classmethod
+    def _answer_in_range(cls, answer: int, info: ValidationInfo) -> int:
+        _check_indices([answer], info)
+        return answer
 
 
 class CodeReadingQuestion(_ChoiceQuestion):
@@ -170,23 +179,24 @@ class CodeReadingQuestion(_ChoiceQuestion):
     code: Annotated[str, StringConstraints(pattern=r"\S")]
     answer: int
 
-    @model_validator(mode="after")
-    def _answer_in_range(self) -> Self:
-        self._check_index(self.answer)
-        return self
+    @field_validator("answer")
+    @classmethod
+    def _answer_in_range(cls, answer: int, info: ValidationInfo) -> int:
+        _check_indices([answer], info)
+        return answer
 
 
 class MultipleSelectQuestion(_ChoiceQuestion):
     type: Literal["multiple_select"]
     answer: Annotated[list[int], Field(min_length=1)]
 
-    @model_validator(mode="after")
-    def _answers_valid(self) -> Self:
-        if len(set(self.answer)) != len(self.answer):
+    @field_validator("answer")
+    @classmethod
+    def _answers_valid(cls, answer: list[int], info: ValidationInfo) -> list[int]:
+        if len(set(answer)) != len(answer):
             raise ValueError("answer lists the same choice twice")
-        for index in self.answer:
-            self._check_index(index)
-        return self
+        _check_indices(answer, info)
+        return answer
 
 
 class TrueFalseQuestion(_QuestionBase):

@@ -64,7 +64,7 @@ def test_good_file_loads(tmp_path: Path) -> None:
 
 def test_answer_index_out_of_range(tmp_path: Path) -> None:
     msg = _error(tmp_path, {"layer_norm.yaml": [_with(answer=2)]})
-    assert "layer_norm.yaml" in msg and "questions[0]" in msg and "'ln-sample'" in msg
+    assert "layer_norm.yaml: questions[0] (id 'ln-sample').answer:" in msg
     assert "out of range for 2 choices" in msg
 
 
