@@ -373,7 +373,7 @@ _ALLOWED_NAMES = """
     read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2 lseek close dup
     dup2 dup3 fstat newfstatat stat lstat statx statfs fstatfs access faccessat faccessat2
     getdents64 readlink readlinkat getcwd chdir fchdir fsync fdatasync ftruncate fadvise64
-    flock umask pipe pipe2 eventfd2 poll ppoll select pselect6 epoll_create1 epoll_ctl
+    umask pipe pipe2 eventfd2 poll ppoll select pselect6 epoll_create1 epoll_ctl
     epoll_wait epoll_pwait sendmsg recvmsg sendto recvfrom shutdown getsockopt getsockname
     getpeername mmap munmap mprotect mremap madvise brk msync mincore membarrier get_mempolicy
     futex futex_waitv set_robust_list get_robust_list rseq set_tid_address arch_prctl
@@ -381,18 +381,21 @@ _ALLOWED_NAMES = """
     rt_sigsuspend pause getpid gettid getppid getuid geteuid getgid getegid getresuid getresgid
     getgroups getpgrp getpgid getsid capget clock_gettime clock_getres clock_nanosleep
     nanosleep gettimeofday time getitimer setitimer alarm sched_yield sched_getaffinity
-    sched_setaffinity sched_getparam sched_getscheduler sched_get_priority_max
+    sched_getparam sched_getscheduler sched_get_priority_max
     sched_get_priority_min sched_getattr getrlimit setrlimit getrusage times sysinfo uname
     getrandom getcpu wait4 waitid exit exit_group restart_syscall
 """
 _ALLOWED: Final = tuple(_ALLOWED_NAMES.split())
 # ioctl requests Python and libc make on ordinary fds (isatty, non-blocking, close-on-exec).
 _IOCTLS: Final = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)
-# fcntl commands without a way to reach another process (F_SETOWN/F_SETSIG would let SIGIO
-# signal one; F_SETLEASE and F_NOTIFY likewise).
-_FCNTLS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 36, 37, 38, 1030, 1032, 1034)
+# fcntl commands that cannot reach another process: not F_SETOWN/F_SETSIG (SIGIO would signal
+# it), F_SETLEASE, F_NOTIFY, nor the record locks (a read lock on a file the server writes
+# stalls it, should Landlock be missing). Dup, fd flags, status flags, F_GETLK, pipe size, seals.
+_FCNTLS: Final = (0, 1, 2, 3, 4, 5, 36, 1030, 1032, 1034)
 _OPEN_WRITE_FLAGS: Final = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _CLONE_THREAD: Final = 0x00010000
+# CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET: a thread may carry none of them.
+_CLONE_NEW_NAMESPACES: Final = 0x7E020000
 _AF_UNIX: Final = 1
 
 _seccomp: ModuleType | None = None
@@ -422,7 +425,7 @@ def _syscall_numbers(sc: Any) -> dict[str, int]:
     """Names resolved once (in the zygote, by prepare) rather than in every child."""
     if not _numbers:
         names = [*_ALLOWED, "openat", "open", "openat2", "clone3", "clone", "ioctl", "fcntl"]
-        names += ["socketpair", "prctl", "prlimit64", "kill", "tgkill"]
+        names += ["socketpair", "prctl", "prlimit64", "sched_setaffinity", "kill", "tgkill"]
         _numbers.update({n: sc.resolve_syscall(sc.Arch.NATIVE, n) for n in names})
     return _numbers
 
@@ -440,7 +443,8 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     # clone3 likewise: libc falls back to clone, whose flags the filter can inspect.
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["openat2"])
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["clone3"])
-    f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD))
+    thread_only = _CLONE_THREAD | _CLONE_NEW_NAMESPACES
+    f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, thread_only, _CLONE_THREAD))
     for request in _IOCTLS:
         f.add_rule(allow, nr["ioctl"], sc.Arg(1, sc.EQ, request))
     for cmd in _FCNTLS:
@@ -449,6 +453,7 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     f.add_rule(allow, nr["prctl"], sc.Arg(0, sc.EQ, 15))  # PR_SET_NAME: threads name themselves
     f.add_rule(allow, nr["prctl"], sc.Arg(0, sc.EQ, 16))  # PR_GET_NAME
     f.add_rule(allow, nr["prlimit64"], sc.Arg(0, sc.EQ, 0))  # own limits only (lowering)
+    f.add_rule(allow, nr["sched_setaffinity"], sc.Arg(0, sc.EQ, 0))  # not pinning the server
     # Signals to itself only: kill(0) and kill(-1) would reach the group or every process.
     f.add_rule(allow, nr["kill"], sc.Arg(0, sc.EQ, pid))
     f.add_rule(allow, nr["tgkill"], sc.Arg(0, sc.EQ, pid))

@@ -425,6 +425,12 @@ DENIED_SYSCALLS: dict[str, tuple[int, tuple[int, ...], int]] = {
     "fork": (57, (), 1),
     "vfork": (58, (), 1),
     "clone without CLONE_THREAD": (56, (17, 0, 0, 0, 0), 1),  # SIGCHLD: fork semantics
+    # CLONE_VM|FS|FILES|SIGHAND|THREAD|NEWNET: a "thread" in a new network namespace.
+    "clone of a thread with CLONE_NEWNET": (56, (0x40010F00, 0, 0, 0, 0), 1),
+    "sched_setaffinity of pid 1": (203, (1, 8, 0), 1),
+    "fcntl F_SETLK": (72, (0, 6, 0), 1),
+    "fcntl F_OFD_SETLKW": (72, (0, 38, 0), 1),
+    "flock": (73, (0, 2), 1),
     "clone3": (435, (0, 0), 38),  # ENOSYS: libc falls back to clone
     "openat2": (437, (-100, 0, 0, 0), 38),
     "kill(0)": (62, (0, 0), 1),
