@@ -46,7 +46,6 @@ __all__ = [
 ]
 
 ItemKind: TypeAlias = Literal["question", "exercise"]
-Verdict: TypeAlias = Literal["passed", "failed", "error", "timeout", "crashed", "rejected"]
 
 # One learning step and one relearning step of ten minutes: a wrong answer comes back within the
 # same sitting, a first-try right answer leaves the learning phase at once (about two days out).
