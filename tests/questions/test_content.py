@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,15 +94,14 @@ def test_true_false_not_all_one_way(bank: QuestionBank) -> None:
     assert keys.count(True) >= 3 and keys.count(False) >= 3
 
 
-def test_single_choice_keys_are_spread(bank: QuestionBank) -> None:
-    # Guessing "always the first option" should not pass the quiz.
-    keys = [
-        q.answer
-        for q in bank
-        if isinstance(q, SingleChoiceQuestion | CodeReadingQuestion) and q.answer == 0
-    ]
-    total = len(bank.select(type="single_choice")) + len(bank.select(type="code_reading"))
-    assert len(keys) < total, "every single-answer key is choice 0"
+def test_answer_keys_are_spread(bank: QuestionBank) -> None:
+    # Guessing "always the first option" (or any fixed position) must not pass the quiz.
+    keys = Counter(
+        q.answer for q in bank if isinstance(q, SingleChoiceQuestion | CodeReadingQuestion)
+    )
+    assert max(keys.values()) <= sum(keys.values()) / 2, keys
+    selections = Counter(tuple(q.answer) for q in bank if isinstance(q, MultipleSelectQuestion))
+    assert max(selections.values()) <= sum(selections.values()) / 2, selections
 
 
 def test_every_key_grades_as_correct(bank: QuestionBank) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from api.questions import QuestionBank
+from api.questions import QuestionBank, SingleChoiceQuestion
 
 
 def test_list_by_topic_in_both_languages(api: httpx.Client, bank: QuestionBank) -> None:
@@ -62,8 +62,11 @@ def test_unknown_question_is_404(api: httpx.Client) -> None:
 def test_answers_move_topic_mastery_and_session(api: httpx.Client, bank: QuestionBank) -> None:
     before = api.get("/progress").json()["topics"]["rms_norm"]
     assert before["attempted"] == 0
+    formula = bank.get("rms-formula")
+    assert isinstance(formula, SingleChoiceQuestion)
     api.post("/questions/rms-param-count/answers", json={"answer": 4096})
-    api.post("/questions/rms-formula/answers", json={"answer": 2})
+    wrong = (formula.answer + 1) % len(formula.choices)
+    api.post("/questions/rms-formula/answers", json={"answer": wrong})
     after = api.get("/progress").json()["topics"]["rms_norm"]
     assert after["attempted"] == 2 and after["latest_correct"] == 1
     assert 0 < after["mastery"] < 1
