@@ -355,7 +355,8 @@ def test_reap_slot_kills_escapees_of_that_slot_only(status: dict[Layer, LayerSta
     victim, bystander = escapee(5), escapee(6)
     time.sleep(0.2)  # both have switched uid
     try:
-        assert sandbox.reap_slot(5, limits) == 1
+        sandbox.reap_slot(5, limits)
+        assert os.getresuid() == (0, 0, 0)
         _, status_code = os.waitpid(victim, 0)
         assert os.WIFSIGNALED(status_code) and os.WTERMSIG(status_code) == signal.SIGKILL
         assert os.waitpid(bystander, os.WNOHANG) == (0, 0)
@@ -367,7 +368,7 @@ def test_reap_slot_kills_escapees_of_that_slot_only(status: dict[Layer, LayerSta
 def test_reap_slot_is_a_no_op_without_root() -> None:
     if AS_ROOT:
         pytest.skip("runs as root")
-    assert sandbox.reap_slot(0) == 0
+    sandbox.reap_slot(0)  # may not raise: the slot server calls it unconditionally
 
 
 def test_operator_self_check_prints_every_layer(capsys: pytest.CaptureFixture[str]) -> None:
