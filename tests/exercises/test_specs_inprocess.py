@@ -49,7 +49,10 @@ DISTINCT = 1e-3
 # Variants that the run-time tripwire cannot see yet: composite aten ops called through
 # torch.ops decompose before the dispatch-mode tripwire runs, and the function-mode tripwire
 # matches Python callables only. Reported to the grader's owner; flip when the harness learns.
-TRIPWIRE_GAPS = {("rms_norm", "rejected_torch_ops_rms_norm")}
+TRIPWIRE_GAPS = {
+    ("rms_norm", "rejected_torch_ops_rms_norm"),  # the parent's source scan still catches this
+    ("rms_norm", "rejected_torch_ops_getattr"),  # nothing catches this one yet: a real hole
+}
 
 
 def load_spec(slug: str) -> ExerciseSpec:
