@@ -233,8 +233,7 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
     assert {torch.float32, torch.float64} <= dtypes
     assert any(c.grad_output is None for c in cases)
     assert sum(c.grad_output is not None for c in cases) > len(cases) // 2
-    if slug != "residual_block":
-        assert {c.x.dim() for c in cases} == {1, 2, 3, 4}
+    assert {c.x.dim() for c in cases} == {1, 2, 3, 4}
     if slug in NORMS:
         assert torch.bfloat16 in dtypes
         assert any(c.state is None for c in cases)
