@@ -75,7 +75,8 @@ class Client:
         timeout: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.url = (url or os.environ.get("ADDNORM_URL") or DEFAULT_URL).rstrip("/")
-        self.token = token if token is not None else (os.environ.get("ADDNORM_TOKEN") or None)
+        # An empty token (``ADDNORM_TOKEN=`` in a compose .env) means none at all.
+        self.token = (token if token is not None else os.environ.get("ADDNORM_TOKEN")) or None
         self._http = httpx.Client(base_url=self.url, timeout=timeout)
 
     def __enter__(self) -> Client:

@@ -141,7 +141,7 @@ class QuestionWalk:
         try:
             result = self._call(lambda c: c.answer(question_id, answer, lang=self.lang))
         except AddnormError as exc:
-            show(Notice(str(exc)))
+            show(Notice(f"question {number}: {exc}"))
             return
         show(AnswerView(number, result))
 

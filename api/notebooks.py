@@ -55,9 +55,10 @@ _HOW_TO = """\
 _LOCAL_CHECK_INTRO = """\
 ## Quick local check
 
-A few public cases, forward pass only, compared with {reference} in this kernel. It is a sanity
-check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
-the backward pass and the known-mistake diagnosis.
+A few public cases, forward pass only, compared with {reference} in this kernel (the reference
+may use PyTorch's built-ins; your class may not). It is a sanity check and **does not replace
+the server's verdict**, which runs many more shapes and dtypes, the backward pass and the
+known-mistake diagnosis.
 """
 
 _SUBMIT_INTRO = """\
@@ -259,10 +260,11 @@ def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
     facts = [f"**{k}:** {meta[k]}" for k in ("topic", "difficulty") if meta.get(k) is not None]
     prompt = _read(folder / "prompt.md") if (folder / "prompt.md").is_file() else ""
     # A prompt that carries its own heading keeps it; otherwise the meta title heads the page.
-    intro = [prompt] if prompt.startswith("# ") else [f"# {title}", prompt]
-    if facts:
-        intro.insert(1, " · ".join(facts))
-    cells = [_Cell(f"{slug}-prompt", "markdown", "\n\n".join(p for p in intro if p))]
+    heading, _, body = prompt.partition("\n")
+    if not heading.startswith("# "):
+        heading, body = f"# {title}", prompt
+    intro = [heading, " · ".join(facts), body.strip()]
+    cells = [_Cell(f"{slug}-prompt", "markdown", "\n\n".join(part for part in intro if part))]
     zh = folder / "prompt.zh.md"
     if zh.is_file():
         cells.append(

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,8 @@ import httpx
 import jsonschema
 import pytest
 import yaml
+
+from tests.support import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "tests" / "data" / "compose-spec.json"
@@ -85,12 +86,14 @@ def _instruction(stage: list[tuple[str, str]], keyword: str) -> str:
 
 
 def _interpolate(value: str) -> str:
-    """Compose's ${VAR:-default} with VAR unset; a required ${VAR:?msg} is an error here."""
+    """Compose's interpolation: ${VAR:-default} takes VAR from the environment when it is set
+    and non-empty (as compose does with the shell and .env), else the default; a required
+    ${VAR:?msg} must not appear in the api service, which has to start with no .env at all."""
 
     def replace(match: re.Match[str]) -> str:
         if match.group("op") == "?":
             raise AssertionError(f"api service requires {match.group('name')}: {value}")
-        return match.group("arg") or ""
+        return os.environ.get(match.group("name")) or match.group("arg") or ""
 
     return _VAR.sub(replace, value)
 
@@ -194,13 +197,6 @@ def test_dockerfile_agrees_with_compose(compose: dict[str, Any]) -> None:
 # -- the api command, run as a plain process ----------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _with_option(argv: list[str], option: str, value: str) -> list[str]:
     i = argv.index(option)
     return [*argv[: i + 1], value, *argv[i + 2 :]]
@@ -224,7 +220,7 @@ def api_process(
     executable = Path(sys.executable).parent / "addnorm"
     if not executable.exists():
         pytest.fail(f"{executable} missing: install the project first (pip install -e '.[dev]')")
-    port = _free_port()
+    port = free_port()
     argv = [str(executable), *command[1:]]
     argv = _with_option(_with_option(argv, "--host", "127.0.0.1"), "--port", str(port))
     env = dict(os.environ)
@@ -281,4 +277,4 @@ def test_api_command_serves_health(
     # Compose's own healthcheck, run as written against the live process, passes...
     assert _run_healthcheck(healthcheck, port) == 0
     # ...and fails where nothing listens, so it is not a check that always succeeds.
-    assert _run_healthcheck(healthcheck, _free_port()) != 0
+    assert _run_healthcheck(healthcheck, free_port()) != 0

@@ -1,26 +1,22 @@
-"""A live addnorm server and a hermetic Jupyter kernel for the notebook and client tests."""
+"""Fixtures for the notebook and client tests: a learner on the shared live server (see
+``tests/support.py``) and a hermetic Jupyter kernel."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from nbclient import NotebookClient
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO, Server, free_port
+
 KERNEL_NAME = "addnorm-test"
-HEALTH_TIMEOUT_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -29,57 +25,10 @@ class LiveServer:
     token: str
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """`addnorm serve` on a free port with its own data dir, and one learner's token."""
-    executable = Path(sys.executable).parent / "addnorm"
-    if not executable.exists():
-        pytest.fail(f"{executable} missing: install the project first (pip install -e '.[dev]')")
-    tmp = tmp_path_factory.mktemp("live-server")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, ADDNORM_DATA_DIR=str(tmp / "data"))
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + HEALTH_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"`addnorm serve` exited with {proc.returncode}:\n{log.read_text()}")
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                pytest.fail(f"/health not OK within {HEALTH_TIMEOUT_S:.0f} s:\n{log.read_text()}")
-            time.sleep(0.25)
-        response = httpx.post(f"{url}/users", json={"name": "notebook-tests"}, timeout=10)
-        response.raise_for_status()
-        yield LiveServer(url=url, token=response.json()["token"])
-    finally:
-        # The grader's zygote is a process of its own: stop the whole group.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+def live_server(server: Server) -> LiveServer:
+    """The session's `addnorm serve` (tests/conftest.py) and a learner of our own on it."""
+    return LiveServer(url=server.url, token=server.new_learner("notebook-tests"))
 
 
 @pytest.fixture(scope="session")
