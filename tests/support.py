@@ -4,6 +4,7 @@ SQLite file in a temporary data directory, with the real sandbox."""
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -28,6 +29,8 @@ class Server:
     data_dir: Path
     process: subprocess.Popen[bytes]
     log: Path
+    # A secret only the server's environment holds: no verdict may ever contain it.
+    canary: str
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -44,8 +47,10 @@ def start_server(data_dir: Path, **env: str) -> Server:
     """``addnorm serve`` as a subprocess, exactly as the README starts it."""
     port = free_port()
     log = data_dir / "server.log"
+    canary = f"canary-{secrets.token_hex(16)}"
     full_env = {
         **os.environ,
+        "ADDNORM_TEST_CANARY": canary,
         "ADDNORM_DATA_DIR": str(data_dir),
         # The strict profile unless the run says otherwise (CI runs it as root and non-root).
         "ADDNORM_SANDBOX": os.environ.get("ADDNORM_SANDBOX", "strict"),
@@ -67,7 +72,7 @@ def start_server(data_dir: Path, **env: str) -> Server:
             raise RuntimeError(f"server exited with {process.returncode}:\n{log.read_text()}")
         try:
             if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                return Server(url, data_dir, process, log)
+                return Server(url, data_dir, process, log, canary)
         except httpx.HTTPError:
             pass
         time.sleep(0.2)

@@ -11,6 +11,7 @@ present, of the right shape and dtype, and within tolerance.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -191,6 +192,12 @@ def expected_outcome(factory: Any, case: Case) -> _Expected:
     return _Expected(native, _outcome(factory, _as_float64(case)))
 
 
+def _finite(v: float) -> float | None:
+    """JSON has no NaN or infinity: an error that is not finite is reported as unknown (None)
+    and the check's message says NaN or inf."""
+    return v if math.isfinite(v) else None
+
+
 def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
@@ -353,10 +360,10 @@ def _value_check(
         message,
         shape=list(actual.shape),
         dtype=wire.DTYPE_NAMES.get(actual.dtype),
-        max_abs_error=cmp.max_abs,
-        max_rel_error=cmp.max_rel,
+        max_abs_error=_finite(cmp.max_abs),
+        max_rel_error=_finite(cmp.max_rel),
         worst_index=cmp.worst_index,
-        allowed_abs_error=cmp.allowed,
+        allowed_abs_error=_finite(cmp.allowed),
     )
 
 

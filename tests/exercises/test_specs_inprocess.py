@@ -49,10 +49,9 @@ DISTINCT = 1e-3
 # Variants that the run-time tripwire cannot see yet: composite aten ops called through
 # torch.ops decompose before the dispatch-mode tripwire runs, and the function-mode tripwire
 # matches Python callables only. Reported to the grader's owner; flip when the harness learns.
-TRIPWIRE_GAPS = {
-    ("rms_norm", "rejected_torch_ops_rms_norm"),  # the parent's source scan still catches this
-    ("rms_norm", "rejected_torch_ops_getattr"),  # nothing catches this one yet: a real hole
-}
+# (slug, variant) pairs the child's tripwires are known to miss; empty since the function-mode
+# tripwire matches torch.ops packets and overloads by operator name.
+TRIPWIRE_GAPS: set[tuple[str, str]] = set()
 
 
 def load_spec(slug: str) -> ExerciseSpec:
