@@ -276,7 +276,7 @@ def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
         )
     marker = exercise_marker(slug)
     cells += [
-        _Cell(f"{slug}-how-to", "markdown", _HOW_TO.format(marker=f"{marker}").strip()),
+        _Cell(f"{slug}-how-to", "markdown", _HOW_TO.format(marker=marker).strip()),
         _Cell(f"{slug}-exercise-intro", "markdown", "## Your implementation"),
         _Cell(f"{slug}-exercise", "code", exercise_cell_source(slug, _read(folder / "starter.py"))),
     ]
