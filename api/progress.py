@@ -39,14 +39,3 @@ def exercise_progress(
         entry["status"] = "solved" if entry["first_solved_at"] else "attempted"
     return progress
 
-
-def failures_before(session: Session, *, user_id: int, exercise: str, before_id: int) -> int:
-    rows = session.exec(
-        select(Submission.verdict).where(
-            Submission.user_id == user_id,
-            Submission.exercise == exercise,
-            Submission.state == "done",
-            col(Submission.id) < before_id,
-        )
-    )
-    return sum(1 for v in rows if v != "passed")
