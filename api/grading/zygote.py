@@ -30,6 +30,8 @@ from api.grading import frames, harness, sandbox, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
 EXIT_RECYCLE = 75
+UID_RANGE_START = 1_000_000
+MAX_SLOTS = 64
 MAX_RESULT = 64 << 20
 REAP_GRACE = 0.2
 
@@ -202,7 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     profile = sandbox.Profile(args.profile)
     # 1 GiB above what the warm child maps: ample for any case, and a memory bomb hits the
     # limit in about a second instead of zero-filling gigabytes until the deadline.
-    limits = sandbox.Limits(cpu_seconds=args.cpu_seconds, address_space_headroom=1 << 30)
+    # Slot uids unique to this zygote (its pid is unique while it lives; at most 64 slots): a
+    # slot's reaping kills every process of its uid, so two services (or test servers) on one
+    # host must never share one, or each would kill the other's children mid-grading.
+    limits = sandbox.Limits(
+        cpu_seconds=args.cpu_seconds,
+        address_space_headroom=1 << 30,
+        uid_base=UID_RANGE_START + os.getpid() * MAX_SLOTS,
+    )
 
     # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
     _warm_up()
