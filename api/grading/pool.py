@@ -43,6 +43,10 @@ class GradingLost(RuntimeError):
     submission, which should be resubmitted."""
 
 
+class _NotAccepted(ConnectionError):
+    """The slot's connection broke before its server accepted the job."""
+
+
 @dataclass
 class RawResult:
     """How the child ended and its unparsed answer; the verdict code decides what it means."""
@@ -189,29 +193,50 @@ class GraderPool:
     # --- jobs ------------------------------------------------------------------------------
 
     def run(self, job: bytes, *, time_limit: float) -> RawResult:
-        try:
-            slot = self._free.get(timeout=self._queue_timeout)
-        except queue.Empty:
-            raise PoolBusy("every grader slot is busy") from None
-        generation = self._generation
-        try:
-            result = self._run_on(slot, job, time_limit)
-        except (frames.FrameError, TimeoutError, OSError) as exc:
-            slot.sock.close()
-            self._restart(generation, f"slot {slot.index}: {exc}")
-            return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
-        if generation == self._generation:
-            self._free.put(slot)
-        self.status.jobs += 1
-        return result
+        # A job the zygote never accepted (it had died while idle) is safe to send again, once,
+        # to the restarted zygote; one it accepted is not: nothing is known of how it ended.
+        for attempt in (1, 2):
+            try:
+                slot = self._free.get(timeout=self._queue_timeout)
+            except queue.Empty:
+                raise PoolBusy("every grader slot is busy") from None
+            generation = self._generation
+            if self._proc is None or self._proc.poll() is not None:
+                self._restart(generation, "the zygote exited")
+                continue
+            try:
+                result = self._run_on(slot, job, time_limit)
+            except _NotAccepted as exc:
+                slot.sock.close()
+                self._restart(generation, f"slot {slot.index}: {exc}")
+                if attempt == 1:
+                    continue
+                return RawResult(body=b"", lost=f"the grader slot failed ({exc})")
+            except (frames.FrameError, TimeoutError, OSError) as exc:
+                slot.sock.close()
+                self._restart(generation, f"slot {slot.index}: {exc}")
+                return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
+            if generation == self._generation:
+                self._free.put(slot)
+            self.status.jobs += 1
+            return result
+        return RawResult(body=b"", lost="the grader could not be restarted")
 
     def _run_on(self, slot: _Slot, job: bytes, time_limit: float) -> RawResult:
         job_id = next(self._ids)
-        frames.send(slot.sock, {"kind": "job", "id": job_id, "time_limit": time_limit}, job)
         slot.sock.settimeout(time_limit + SLOT_GRACE)
         accepted = False
+        try:
+            frames.send(slot.sock, {"kind": "job", "id": job_id, "time_limit": time_limit}, job)
+        except OSError as exc:
+            raise _NotAccepted(type(exc).__name__) from exc
         while True:
-            header, body = frames.recv(slot.sock)
+            try:
+                header, body = frames.recv(slot.sock)
+            except (frames.FrameError, OSError) as exc:
+                if not accepted and not isinstance(exc, TimeoutError):
+                    raise _NotAccepted(type(exc).__name__) from exc
+                raise
             kind = header.get("kind")
             if kind == "ready":
                 # A fresh slot server after ours accepted the job: ours died mid-grading.
