@@ -89,3 +89,16 @@ def test_grader_dying_mid_grading_is_recorded_and_the_service_recovers(
     assert after["verdict"] == "passed", after["message"]
     health = httpx.get(f"{server.url}/health").json()
     assert health["status"] == "ok" and health["sandbox"]["restarts"] == restarts_before + 1
+
+
+def test_grader_dying_while_idle_costs_the_next_learner_nothing(
+    api: httpx.Client, server: Server
+) -> None:
+    victims = zygote_pids(server)
+    assert victims, "no grader processes found under the server"
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    r = api.post("/exercises/layer_norm/submissions", json={"code": SOLUTION})
+    assert r.status_code == 201, r.text
+    assert r.json()["verdict"] == "passed", r.json()["message"]
