@@ -178,6 +178,8 @@ def test_dockerfile_agrees_with_compose(compose: dict[str, Any]) -> None:
     assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in runs
     assert list(stages)[-1] == "api", "a plain `docker build .` must produce the service"
     for name in ("api", "jupyter"):
+        # An ENTRYPOINT would be prepended to compose's command: there must be none.
+        assert all(kw != "ENTRYPOINT" for stage in ("base", name) for kw, _ in stages[stage])
         cmd = json.loads(_instruction(stages[name], "CMD"))
         assert cmd == compose["services"][name]["command"], name
         assert compose["services"][name]["build"]["target"] == name
