@@ -28,7 +28,7 @@ class Settings(BaseSettings):
     content_dir: Path = REPO_ROOT / "exercises"
 
     # Sandbox profile: strict (every layer), standard, or none (development only). See SECURITY.md.
-    sandbox: str = "strict"
+    sandbox: Literal["strict", "standard", "insecure"] = "strict"
     grader_slots: int = Field(default=2, ge=1, le=64)
     time_limit_seconds: float = Field(default=5.0, gt=0, le=60)
     cpu_seconds: int = Field(default=10, ge=1, le=120)

@@ -15,7 +15,7 @@ from api.config import Settings, get_settings
 from api.deps import AppContext
 from api.fairness import GradingLimits
 from api.grading.grader import Grader
-from api.grading.pool import GraderPool
+from api.grading.pool import GraderPool, SandboxUnavailable
 from api.questions import load_question_bank
 from api.routes import exercises, health, progress, questions, submissions, users
 
@@ -40,7 +40,12 @@ def build_context(settings: Settings) -> AppContext:
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
     )
-    pool.start()
+    try:
+        pool.start()
+    except SandboxUnavailable as exc:
+        # Fail closed, and say why and what the operator may choose instead.
+        log.error("refusing to start: %s", exc)
+        raise
     if settings.sandbox != "strict":
         log.warning(
             "sandbox profile %r chosen explicitly: weaker than strict (see /health)",
