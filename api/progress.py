@@ -38,4 +38,3 @@ def exercise_progress(
             entry["attempts_to_solve"] = entry["attempts"]
         entry["status"] = "solved" if entry["first_solved_at"] else "attempted"
     return progress
-
