@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,15 @@ class Settings(BaseSettings):
     # Fairness: per learner.
     max_concurrent_gradings: int = Field(default=2, ge=1)
     submissions_per_minute: int = Field(default=30, ge=1)
+
+    @model_validator(mode="after")
+    def _no_insecure_sandbox_in_production(self) -> Settings:
+        if self.environment == "production" and self.sandbox == "insecure":
+            raise ValueError(
+                "ADDNORM_SANDBOX=insecure lets submissions read files and open sockets; it is "
+                "for development only and refused with ADDNORM_ENVIRONMENT=production"
+            )
+        return self
 
     @property
     def sqlalchemy_url(self) -> str:
