@@ -1,0 +1,42 @@
+"""Fixtures of the hostile suite: a fresh attack context per test, and a table of the verdicts
+observed, printed at the end of the run."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.probes import Ctx, Listener
+from tests.support import Server
+
+OBSERVED: list[tuple[str, str, str, float]] = []
+
+
+def make_ctx(server: Server) -> Ctx:
+    listener = Listener(Path("/tmp") / f"hx-{secrets.token_hex(6)}.sock")
+    ctx = Ctx(server, listener)
+    ctx.set_up()
+    return ctx
+
+
+def drop_ctx(ctx: Ctx) -> None:
+    ctx.clean_up()
+    ctx.listener.close()
+
+
+@pytest.fixture
+def ctx(server: Server) -> Iterator[Ctx]:
+    c = make_ctx(server)
+    yield c
+    drop_ctx(c)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not OBSERVED:
+        return
+    terminalreporter.section("hostile submissions: verdicts observed")
+    for profile, name, verdict, seconds in OBSERVED:
+        terminalreporter.write_line(f"{profile:9} {name:48} {verdict:9} {seconds:6.2f} s")
