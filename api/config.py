@@ -32,7 +32,6 @@ class Settings(BaseSettings):
     grader_slots: int = Field(default=2, ge=1, le=64)
     time_limit_seconds: float = Field(default=5.0, gt=0, le=60)
     cpu_seconds: int = Field(default=10, ge=1, le=120)
-    recycle_after: int = Field(default=200, ge=1)
     queue_timeout_seconds: float = Field(default=10.0, gt=0)
 
     # Fairness: per learner.

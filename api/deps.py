@@ -30,7 +30,11 @@ class AppContext:
     questions: QuestionBank
 
 
-def get_context(request: Request) -> AppContext:
+# Dependencies that do no I/O are `async def`: a sync one costs a thread-pool hop. Those that
+# touch the database stay sync, off the event loop (SQLite may wait for a writer's lock).
+
+
+async def get_context(request: Request) -> AppContext:
     ctx: AppContext = request.app.state.ctx
     return ctx
 
@@ -39,7 +43,7 @@ AppDep = Annotated[AppContext, Depends(get_context)]
 
 
 def get_session(ctx: AppDep) -> Iterator[Session]:
-    with Session(ctx.engine) as session:
+    with Session(ctx.engine, expire_on_commit=False) as session:
         yield session
 
 
@@ -66,6 +70,9 @@ def current_user(
     user = session.exec(
         select(User).where(User.token_hash == hash_token(credentials.credentials))
     ).first()
+    # End the read transaction now: a SQLite transaction that read and later writes fails at
+    # once ("database is locked") if another connection wrote in between.
+    session.commit()
     if user is None:
         raise HTTPException(401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
     return user
@@ -74,7 +81,7 @@ def current_user(
 CurrentUser = Annotated[User, Depends(current_user)]
 
 
-def get_exercise(ctx: AppDep, slug: str) -> Exercise:
+async def get_exercise(ctx: AppDep, slug: str) -> Exercise:
     exercise = ctx.catalog.get(slug)
     if exercise is None:
         raise HTTPException(404, detail="Exercise not found")

@@ -97,7 +97,9 @@ def answer_question(
 def record_verdict(
     session: Session, *, user_id: int, exercise: Exercise, submission: Submission, now: datetime
 ) -> None:
-    """Reschedule the exercise's card from a verdict (first-try pass Good, later pass Hard)."""
+    """Reschedule the exercise's card from a verdict (first-try pass Good, later pass Hard).
+
+    Does not commit: the caller commits it together with the verdict it comes from."""
     assert submission.id is not None and submission.verdict is not None
     earlier = session.exec(
         select(Submission.verdict)
@@ -123,7 +125,6 @@ def record_verdict(
         rating=review.rate_exercise(submission.verdict, failures),
         now=now,
     )
-    session.commit()
 
 
 def _cards(session: Session, user_id: int) -> list[ReviewCard]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -19,14 +20,13 @@ def start(session: Session, *, user_id: int, exercise: str, code: str) -> Submis
 
 
 def complete(session: Session, *, row: Submission, verdict: Verdict) -> Submission:
+    """Record the verdict; the caller commits (with the review card it updates alongside)."""
     row.state = "done"
     row.verdict = verdict.status
     row.message = verdict.message
     row.result = verdict.model_dump(mode="json", exclude={"status", "message"})
     row.completed_at = utcnow()
     session.add(row)
-    session.commit()
-    session.refresh(row)
     return row
 
 
@@ -70,6 +70,13 @@ def public(row: Submission) -> dict[str, Any]:
         "cases_passed": result.get("cases_passed", 0),
         "seed": result.get("seed"),
         "timings_ms": result.get("timings_ms", {}),
-        "created_at": row.created_at,
-        "completed_at": row.completed_at,
+        "created_at": _iso(row.created_at),
+        "completed_at": _iso(row.completed_at),
     }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()

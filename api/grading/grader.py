@@ -55,7 +55,13 @@ class Grader:
             code=code, class_name=spec.class_name, banned=spec.banned, cases=cases
         )
         drawn = time.perf_counter()
-        raw = self.pool.run(job, time_limit=self.time_limit)
+        ticket = self.pool.submit(job, time_limit=self.time_limit)
+        # The reference runs here, in the trusted process, while the child runs the submission.
+        try:
+            expected = [verdict.expected_outcome(spec.reference, case) for case in cases]
+        finally:
+            referenced = time.perf_counter()
+            raw = self.pool.result(ticket)
         if raw.lost:
             raise GradingLost(raw.lost)
         ran = time.perf_counter()
@@ -67,10 +73,12 @@ class Grader:
             truncated=raw.truncated,
             signal=raw.signal,
             time_limit=self.time_limit,
+            expected=expected,
         )
         result.seed = seed
         result.timings_ms = {
             "draw": _ms(started, drawn),
+            "reference": _ms(drawn, referenced),  # overlaps the sandbox run
             "sandbox": _ms(drawn, ran),
             "child": raw.wall_ms,
             "compare": _ms(ran),

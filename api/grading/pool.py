@@ -68,6 +68,19 @@ class _Slot:
 
 
 @dataclass
+class Ticket:
+    """A job handed to a slot (or lost before it could be)."""
+
+    job: bytes
+    time_limit: float
+    attempt: int
+    slot: _Slot | None = None
+    generation: int = 0
+    job_id: int = 0
+    lost: str | None = None
+
+
+@dataclass
 class PoolStatus:
     profile: str
     slots: int
@@ -83,12 +96,10 @@ class GraderPool:
         *,
         slots: int = 2,
         profile: str = "strict",
-        recycle_after: int = 200,
         cpu_seconds: int = 10,
         queue_timeout: float = 10.0,
     ) -> None:
         self.status = PoolStatus(profile=profile, slots=slots)
-        self._recycle = recycle_after
         self._cpu_seconds = cpu_seconds
         self._queue_timeout = queue_timeout
         self._lock = threading.Lock()
@@ -124,8 +135,6 @@ class GraderPool:
             "api.grading.zygote",
             "--fds",
             ",".join(map(str, child_fds)),
-            "--recycle",
-            str(self._recycle),
             "--profile",
             self.status.profile,
             "--cpu-seconds",
@@ -193,43 +202,60 @@ class GraderPool:
     # --- jobs ------------------------------------------------------------------------------
 
     def run(self, job: bytes, *, time_limit: float) -> RawResult:
-        # A job the zygote never accepted (it had died while idle) is safe to send again, once,
-        # to the restarted zygote; one it accepted is not: nothing is known of how it ended.
-        for attempt in (1, 2):
-            try:
-                slot = self._free.get(timeout=self._queue_timeout)
-            except queue.Empty:
-                raise PoolBusy("every grader slot is busy") from None
-            generation = self._generation
-            if self._proc is None or self._proc.poll() is not None:
-                self._restart(generation, "the zygote exited")
-                continue
-            try:
-                result = self._run_on(slot, job, time_limit)
-            except _NotAccepted as exc:
-                slot.sock.close()
-                self._restart(generation, f"slot {slot.index}: {exc}")
-                if attempt == 1:
-                    continue
-                return RawResult(body=b"", lost=f"the grader slot failed ({exc})")
-            except (frames.FrameError, TimeoutError, OSError) as exc:
-                slot.sock.close()
-                self._restart(generation, f"slot {slot.index}: {exc}")
-                return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
-            if generation == self._generation:
-                self._free.put(slot)
-            self.status.jobs += 1
-            return result
-        return RawResult(body=b"", lost="the grader could not be restarted")
+        return self.result(self.submit(job, time_limit=time_limit))
 
-    def _run_on(self, slot: _Slot, job: bytes, time_limit: float) -> RawResult:
+    def submit(self, job: bytes, *, time_limit: float, attempt: int = 1) -> Ticket:
+        """Hand the job to a free slot and return at once; ``result`` waits for the answer.
+
+        The caller can work meanwhile: the grader computes the reference while the child runs.
+        """
+        try:
+            slot = self._free.get(timeout=self._queue_timeout)
+        except queue.Empty:
+            raise PoolBusy("every grader slot is busy") from None
+        generation = self._generation
+        if self._proc is None or self._proc.poll() is not None:
+            self._restart(generation, "the zygote exited")
+            return self._retry(job, time_limit, attempt, "the zygote exited")
         job_id = next(self._ids)
         slot.sock.settimeout(time_limit + SLOT_GRACE)
-        accepted = False
         try:
             frames.send(slot.sock, {"kind": "job", "id": job_id, "time_limit": time_limit}, job)
         except OSError as exc:
-            raise _NotAccepted(type(exc).__name__) from exc
+            slot.sock.close()
+            self._restart(generation, f"slot {slot.index}: {exc}")
+            return self._retry(job, time_limit, attempt, type(exc).__name__)
+        return Ticket(job, time_limit, attempt, slot, generation, job_id)
+
+    def _retry(self, job: bytes, time_limit: float, attempt: int, why: str) -> Ticket:
+        # A job the zygote never accepted (it had died while idle) is safe to send again, once,
+        # to the restarted zygote; one it accepted is not: nothing is known of how it ended.
+        if attempt == 1:
+            return self.submit(job, time_limit=time_limit, attempt=2)
+        return Ticket(job, time_limit, attempt, lost=f"the grader slot failed ({why})")
+
+    def result(self, ticket: Ticket) -> RawResult:
+        slot = ticket.slot
+        if slot is None:
+            return RawResult(body=b"", lost=ticket.lost or "the grader slot failed")
+        try:
+            result = self._receive(slot, ticket.job_id)
+        except _NotAccepted as exc:
+            slot.sock.close()
+            self._restart(ticket.generation, f"slot {slot.index}: {exc}")
+            retried = self._retry(ticket.job, ticket.time_limit, ticket.attempt, str(exc))
+            return self.result(retried)
+        except (frames.FrameError, TimeoutError, OSError) as exc:
+            slot.sock.close()
+            self._restart(ticket.generation, f"slot {slot.index}: {exc}")
+            return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
+        if ticket.generation == self._generation:
+            self._free.put(slot)
+        self.status.jobs += 1
+        return result
+
+    def _receive(self, slot: _Slot, job_id: int) -> RawResult:
+        accepted = False
         while True:
             try:
                 header, body = frames.recv(slot.sock)
@@ -240,7 +266,7 @@ class GraderPool:
             kind = header.get("kind")
             if kind == "ready":
                 # A fresh slot server after ours accepted the job: ours died mid-grading.
-                # Before that, it is the replacement of a recycled server, which is benign.
+                # Before that, it is the single-use replacement of the previous job's server.
                 slot.pid = header.get("pid")
                 if accepted:
                     return RawResult(body=b"", lost="the grader slot died while grading")

@@ -134,47 +134,51 @@ def compare(
     which a correct implementation reaches only up to rounding noise of the upstream gradient.
     """
     a, t = actual.detach().double(), truth.detach().double()
-    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
-    a_nan, t_nan = torch.isnan(a), torch.isnan(t)
-    both_nan = a_nan & t_nan
-    finite_t = t[torch.isfinite(t)]
-    magnitude = float(finite_t.abs().max()) if finite_t.numel() else 1.0
-    magnitude = max(magnitude, floor)
-    ref_err = 0.0
-    if native is not None and native is not truth:
-        d = (native.detach().double() - t).abs()
-        d = d[torch.isfinite(d)]
-        ref_err = float(d.max()) if d.numel() else 0.0
-    allowed = (
-        atol * max(magnitude, 1e-12) + rtol * t.abs()
-    ) * scale + REFERENCE_ERROR_FACTOR * ref_err
-    diff = (a - t).abs()
-    diff = torch.where(both_nan | (a == t), torch.zeros_like(diff), diff)
-    diff = torch.nan_to_num(diff, nan=float("inf"))
-    allowed = torch.nan_to_num(allowed, nan=float("inf"))
     if a.numel() == 0:
         return Comparison(True, 0.0, 0.0, [], 0.0)
+    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+    t_abs = t.abs()
+    # On the grading hot path: few tensor ops, each of which costs microseconds of overhead.
+    magnitude = max(float(t_abs.nan_to_num(nan=0.0, posinf=0.0).max()), floor, 1e-12)
+    ref_err = 0.0
+    if native is not None and native is not truth:
+        d = (native.detach().double() - t).abs_().nan_to_num_(nan=0.0, posinf=0.0)
+        ref_err = float(d.max())
+    allowed = t_abs * (rtol * scale) + (atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err)
+    allowed.nan_to_num_(nan=math.inf)
+    # Equal values (infinities included) and NaN where the reference has NaN count as no error.
+    same = (a == t) | (a.isnan() & t.isnan())
+    diff = (a - t).abs_().masked_fill_(same, 0.0).nan_to_num_(nan=math.inf)
     excess = diff - allowed
-    flat = int(torch.argmax(excess).item())
-    worst = [int(i) for i in torch.unravel_index(torch.tensor(flat), a.shape)] if a.dim() else []
+    flat = int(excess.argmax())
+    passed = float(excess.reshape(-1)[flat]) <= 0
     nonfinite = None
-    if bool((a_nan & ~t_nan).any()):
-        nonfinite = "NaN where the reference is finite"
-    elif bool((torch.isinf(a) & ~torch.isinf(t)).any()):
-        nonfinite = "inf where the reference is finite"
-    rel = diff / t.abs().clamp_min(atol * max(magnitude, 1e-12))
+    if not bool(a.isfinite().all()):
+        if bool((a.isnan() & ~t.isnan()).any()):
+            nonfinite = "NaN where the reference is finite"
+        elif bool((a.isinf() & ~t.isinf()).any()):
+            nonfinite = "inf where the reference is finite"
+    rel = diff / t_abs.clamp_min(atol * magnitude)
     return Comparison(
-        passed=bool((excess <= 0).all()) and nonfinite is None,
+        passed=passed and nonfinite is None,
         max_abs=float(diff.max()),
         max_rel=float(rel.max()),
-        worst_index=worst,
+        worst_index=_unravel(flat, list(a.shape)),
         allowed=float(allowed.reshape(-1)[flat]),
         nonfinite=nonfinite,
     )
 
 
+def _unravel(flat: int, shape: list[int]) -> list[int]:
+    index = []
+    for size in reversed(shape):
+        flat, i = divmod(flat, size)
+        index.append(i)
+    return index[::-1]
+
+
 @dataclass
-class _Expected:
+class Expected:
     native: harness.Outcome
     truth: harness.Outcome
 
@@ -183,19 +187,42 @@ def _outcome(factory: Any, case: Case) -> harness.Outcome:
     return harness.run_case(harness.instantiate(factory, case), case)
 
 
-def expected_outcome(factory: Any, case: Case) -> _Expected:
+def expected_outcome(factory: Any, case: Case) -> Expected:
     """The factory's outcome at the case's dtype and, for precision, in float64."""
     native = _outcome(factory, case)
     # Dropout masks depend on the dtype's random stream: train-mode cases are compared as drawn.
     if case.x.dtype == torch.float64 or case.train:
-        return _Expected(native, native)
-    return _Expected(native, _outcome(factory, _as_float64(case)))
+        return Expected(native, native)
+    return Expected(native, _outcome(factory, _as_float64(case)))
 
 
 def _finite(v: float) -> float | None:
     """JSON has no NaN or infinity: an error that is not finite is reported as unknown (None)
     and the check's message says NaN or inf."""
     return v if math.isfinite(v) else None
+
+
+def error_info(raw: object) -> dict[str, Any]:
+    """An exception as the child described it, checked and capped: the child may forge it."""
+    info = raw if isinstance(raw, dict) else {}
+    line = info.get("line")
+    return {
+        "type": str(info.get("type") or "Exception")[:100],
+        "message": str(info.get("message") or "")[:2000],
+        "line": line if isinstance(line, int) and not isinstance(line, bool) else None,
+    }
+
+
+def _parameters_info(raw: object) -> dict[str, list[int]]:
+    """Parameter names and shapes as the child reported them, or {} if they are malformed."""
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        return {}
+    found: dict[str, list[int]] = {}
+    for name, shape in raw.items():
+        if not (isinstance(shape, list) and all(isinstance(n, int) for n in shape)):
+            return {}
+        found[str(name)[:200]] = shape[:8]
+    return found
 
 
 def _fmt(v: float) -> str:
@@ -210,7 +237,7 @@ class _CaseJudgement:
     mutated: bool = False
     wrong_dtype: bool = False
     learner: dict[str, torch.Tensor] | None = None
-    expected: _Expected | None = None
+    expected: Expected | None = None
 
     @property
     def passed(self) -> bool:
@@ -223,7 +250,7 @@ def _judge_case(
     index: int,
     entry: Mapping[str, Any] | None,
     tensors: Mapping[str, torch.Tensor],
-    expected: _Expected,
+    expected: Expected,
 ) -> _CaseJudgement:
     def check(target: str, passed: bool, message: str, **kw: Any) -> Check:
         return Check(
@@ -238,13 +265,13 @@ def _judge_case(
     if entry is None:
         return _CaseJudgement([check("run", False, "this case was never run")])
     if "error" in entry:
-        err = entry["error"]
+        err = error_info(entry["error"])
         return _CaseJudgement(
             [check("run", False, f"{err.get('type')}: {err.get('message')}")], error=err
         )
     ref_params = expected.native.parameters
-    if entry.get("parameters") != ref_params:
-        theirs = entry.get("parameters") or {}
+    their_params = _parameters_info(entry.get("parameters"))
+    if their_params != ref_params:
         return _CaseJudgement(
             [
                 check(
@@ -253,17 +280,17 @@ def _judge_case(
                     "parameters do not match the contract: expected "
                     + ", ".join(f"{k} {tuple(v)}" for k, v in ref_params.items())
                     + "; yours are "
-                    + (", ".join(f"{k} {tuple(v)}" for k, v in theirs.items()) or "none"),
+                    + (", ".join(f"{k} {tuple(v)}" for k, v in their_params.items()) or "none"),
                 )
             ],
-            parameters=dict(theirs),
+            parameters=their_params,
         )
     judgement = _CaseJudgement([])
     out = tensors.get(f"{index}.output")
     ref_out = expected.truth.output
     assert ref_out is not None
     if out is None:
-        what = entry.get("output_type", "nothing")
+        what = str(entry.get("output_type", "nothing"))[:100]
         judgement.checks.append(check("output", False, f"forward returned {what}, not a tensor"))
         return judgement
     learner = {"output": out}
@@ -305,7 +332,10 @@ def _judge_case(
         judgement.checks.append(
             check("input unchanged", False, "forward modified its input tensor in place")
         )
-    missing = set(entry.get("missing_grads") or [])
+    raw_missing = entry.get("missing_grads")
+    missing = (
+        {m for m in raw_missing if isinstance(m, str)} if isinstance(raw_missing, list) else set()
+    )
     for name, ref_grad in expected.truth.grads.items():
         target = f"grad of {name}"
         theirs = tensors.get(f"{index}.grad.{name}")
@@ -381,7 +411,7 @@ def _outcome_tensors(outcome: harness.Outcome) -> dict[str, torch.Tensor]:
 
 
 def _matches(
-    mistake: KnownMistake, cases: Sequence[tuple[Case, dict[str, torch.Tensor], _Expected]]
+    mistake: KnownMistake, cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]]
 ) -> bool:
     """Does the learner's outcome agree with this mistake's on every failing case, and does the
     mistake differ from the reference on at least one of them (else agreeing means nothing)?"""
@@ -449,6 +479,7 @@ def decide(
     truncated: bool,
     signal: str | None,
     time_limit: float,
+    expected: Sequence[Expected] | None = None,
 ) -> Verdict:
     """The verdict on what the child answered. Never trusts the child's claims about itself."""
     if timed_out:
@@ -472,7 +503,10 @@ def decide(
         )
     stdout, stderr = str(header.get("stdout", ""))[:10000], str(header.get("stderr", ""))[:10000]
     base: dict[str, Any] = {"stdout": stdout, "stderr": stderr, "cases_total": len(cases)}
-    banned = [str(b) for b in header.get("banned_calls", []) or []]
+    # Only names the spec bans count (and are echoed): the child could report anything.
+    reported = header.get("banned_calls")
+    reported = reported if isinstance(reported, list) else []
+    banned = [b for b in spec.banned if b in reported]
     if banned:
         names = ", ".join(b.replace("torch.nn.functional.", "F.") for b in banned)
         return Verdict(
@@ -482,7 +516,7 @@ def decide(
             **base,
         )
     if header.get("load_error"):
-        err = header["load_error"]
+        err = error_info(header["load_error"])
         where = f" at line {err.get('line')}" if err.get("line") else ""
         return Verdict(
             status="error",
@@ -497,14 +531,16 @@ def decide(
             message=f"Your code must define `class {spec.class_name}(nn.Module)`.",
             **base,
         )
-    entries = header.get("cases") or []
+    entries = header.get("cases")
+    entries = entries if isinstance(entries, list) else []
     checks: list[Check] = []
     judgements: list[tuple[Case, _CaseJudgement]] = []
     for i, case in enumerate(cases):
         entry = entries[i] if i < len(entries) and isinstance(entries[i], dict) else None
         if entry is not None and entry.get("name") != case.name:
             entry = None
-        j = _judge_case(spec, case, i, entry, tensors, expected_outcome(spec.reference, case))
+        reference = expected[i] if expected is not None else expected_outcome(spec.reference, case)
+        j = _judge_case(spec, case, i, entry, tensors, reference)
         judgements.append((case, j))
         checks.extend(j.checks)
     passed = sum(j.passed for _, j in judgements)

@@ -79,7 +79,7 @@ def split(frame: bytes | bytearray) -> tuple[dict[str, Any], bytearray]:
         raise WireError("header length out of range")
     try:
         header = json.loads(bytes(frame[_LEN.size : _LEN.size + n]))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise WireError(f"header is not JSON: {exc}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")

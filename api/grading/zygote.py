@@ -2,15 +2,17 @@
 
 Started by the pool as its own fresh process (``python -m api.grading.zygote``), never forked
 from the API process, so it holds no secrets, sockets or database handles. Each slot server
-serves one job at a time: fork a child, lock it down, let it run the submission, relay its raw
-answer, and kill its process group when the deadline passes. Slot servers exit after
-``--recycle`` jobs and the zygote forks a fresh one from its clean memory.
+is single-use: it forks its child and locks it down before the job arrives (off the critical
+path), hands it the job, relays its raw answer, kills its process group when the deadline
+passes, and exits; the zygote then forks a fresh one from its clean memory. So no child ever
+inherits memory that held another learner's code or results.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import gc
 import os
 import select
@@ -29,7 +31,7 @@ torch.set_num_threads(1)
 from api.grading import frames, harness, sandbox, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
-EXIT_RECYCLE = 75
+EXIT_RECYCLE = 75  # a slot server that served its one job
 UID_RANGE_START = 1_000_000
 MAX_SLOTS = 64
 MAX_RESULT = 64 << 20
@@ -87,37 +89,80 @@ def _warm_up() -> None:
         harness.describe_exception(exc)
 
 
-def _run_child(
-    slot: int, job: bytes, time_limit: float, profile: sandbox.Profile, limits: sandbox.Limits
-) -> dict[str, Any]:
-    """Fork, lock down, run; return how the child ended and its raw answer."""
-    r, w = os.pipe()
-    started = time.perf_counter()
+def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) -> _Child:
+    """Fork the child and lock it down before any job exists; it then waits for its job.
+
+    Both happen off the critical path: the fork and the lock-down cost ~8 ms, paid while the
+    slot server waits for work. The slot server is single-use and forked from the zygote,
+    which never holds a submission, so the child inherits no other learner's code or results.
+    """
+    job_r, job_w = os.pipe()
+    result_r, result_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: untrusted from the moment learner code runs
         code = 70
         try:
-            os.close(r)
-            sandbox.lock_down(slot=slot, keep_fds=[w], profile=profile, limits=limits)
-            frames.write_all(w, harness.run_job(job))
+            os.close(job_w)
+            os.close(result_r)
+            sandbox.lock_down(slot=slot, keep_fds=[job_r, result_w], profile=profile, limits=limits)
+            job = _read_to_eof(job_r)
+            os.close(job_r)
+            frames.write_all(result_w, harness.run_job(job))
             code = 0
         finally:
             os._exit(code)
-    os.close(w)
+    os.close(job_r)
+    os.close(result_w)
+    return _Child(pid, job_w, result_r)
+
+
+@dataclass(frozen=True)
+class _Child:
+    pid: int
+    job_w: int
+    result_r: int
+
+
+def _read_to_eof(fd: int) -> bytes:
+    chunks = []
+    while data := os.read(fd, 1 << 20):
+        chunks.append(data)
+    return b"".join(chunks)
+
+
+def _hand_over(child: _Child, job: bytes, deadline: float) -> bool:
+    """Write the job into the child's pipe; False if it died or stalled before reading it all."""
+    view = memoryview(job)
+    try:
+        while view:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return False
+            _, ready, _ = select.select([], [child.job_w], [], left)
+            if ready:
+                view = view[os.write(child.job_w, view[: 1 << 16]) :]
+        return True
+    except BrokenPipeError:
+        return False
+    finally:
+        os.close(child.job_w)
+
+
+def _collect(child: _Child, deadline: float) -> dict[str, Any]:
+    """The child's answer, read until EOF, the deadline, or the size cap."""
     chunks: list[bytes] = []
     size = 0
     timed_out = truncated = False
-    deadline = started + time_limit
     try:
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
                 timed_out = True
                 break
-            ready, _, _ = select.select([r], [], [], left)
+            ready, _, _ = select.select([child.result_r], [], [], left)
             if not ready:
                 continue
-            data = os.read(r, 1 << 20)
+            data = os.read(child.result_r, 1 << 20)
             if not data:
                 break
             size += len(data)
@@ -126,16 +171,8 @@ def _run_child(
                 break
             chunks.append(data)
     finally:
-        os.close(r)
-    status = _reap(pid, grace=0.0 if (timed_out or truncated) else REAP_GRACE)
-    sandbox.reap_slot(slot, limits)
-    return {
-        "wall_ms": round((time.perf_counter() - started) * 1000, 2),
-        "timed_out": timed_out,
-        "truncated": truncated,
-        **status,
-        "body": b"" if truncated else b"".join(chunks),
-    }
+        os.close(child.result_r)
+    return {"timed_out": timed_out, "truncated": truncated, "body": b"".join(chunks)}
 
 
 def _reap(pid: int, grace: float) -> dict[str, Any]:
@@ -156,24 +193,44 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
 
 
 def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
-    frames.send(sock, {"kind": "ready", "slot": slot, "pid": os.getpid(), "layers": ctx.layers})
-    for _ in range(ctx.recycle):
-        try:
-            header, blob = frames.recv(sock)
-        except frames.FrameError:
-            os._exit(0)  # the pool went away
-        job_id = header.get("id")
-        frames.send(sock, {"kind": "accepted", "id": job_id, "pid": os.getpid()})
-        outcome = _run_child(slot, blob, float(header["time_limit"]), ctx.profile, ctx.limits)
-        body = outcome.pop("body")
-        frames.send(sock, {"kind": "result", "id": job_id, **outcome}, body)
+    """Serve one job, then exit: the zygote forks a fresh slot server for the next one."""
+    child = _prefork_child(slot, ctx.profile, ctx.limits)
+    try:
+        frames.send(sock, {"kind": "ready", "slot": slot, "pid": os.getpid(), "layers": ctx.layers})
+        header, job = frames.recv(sock)
+        frames.send(sock, {"kind": "accepted", "id": header.get("id"), "pid": os.getpid()})
+    except OSError:  # FrameError included: the pool went away
+        _reap(child.pid, grace=0.0)
+        os._exit(0)
+    started = time.perf_counter()
+    deadline = started + float(header["time_limit"])
+    handed = _hand_over(child, job, deadline)
+    outcome = _collect(child, deadline)
+    outcome["timed_out"] = outcome["timed_out"] or (not handed and not outcome["body"])
+    body = b"" if outcome["truncated"] else outcome["body"]
+    del outcome["body"]
+    answered = bool(body) and not outcome["timed_out"]
+    # An answer goes back at once; the child's teardown (a few ms) is waited for afterwards.
+    # Without one, how the child ended (a signal?) is the news, so reap first.
+    status = {"signal": None, "exit_code": None} if answered else _reap(child.pid, grace=REAP_GRACE)
+    result = {
+        "kind": "result",
+        "id": header.get("id"),
+        "wall_ms": round((time.perf_counter() - started) * 1000, 2),
+        **outcome,
+        **status,
+    }
+    with contextlib.suppress(OSError):  # the pool went away; still clean up below
+        frames.send(sock, result, body)
+    if answered:
+        _reap(child.pid, grace=REAP_GRACE)
+    sandbox.reap_slot(slot, ctx.limits)
     os._exit(EXIT_RECYCLE)
 
 
 @dataclass(frozen=True)
 class _Context:
     fds: list[int]
-    recycle: int
     profile: sandbox.Profile
     limits: sandbox.Limits
     layers: dict[str, dict[str, Any]]
@@ -196,7 +253,6 @@ def _fork_slot(slot: int, ctx: _Context) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="api.grading.zygote")
     parser.add_argument("--fds", required=True, help="comma-separated slot socket fds")
-    parser.add_argument("--recycle", type=int, default=200)
     parser.add_argument("--profile", default="strict")
     parser.add_argument("--cpu-seconds", type=int, default=10)
     args = parser.parse_args(argv)
@@ -231,7 +287,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 3
 
-    ctx = _Context(fds, args.recycle, profile, limits, layers)
+    # Orphans (a child's escaped descendants, whose slot server is gone) are reparented here
+    # and reaped by the loop below, instead of piling up as zombies under a container's PID 1.
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    ctx = _Context(fds, profile, limits, layers)
     slots = {_fork_slot(i, ctx): i for i in range(len(fds))}
     while slots:
         try:
@@ -240,12 +299,23 @@ def main(argv: list[str] | None = None) -> int:
             break
         slot = slots.pop(pid, None)
         if slot is None:
-            continue
-        # Exit 0 means the pool closed the slot's socket: the service is shutting down.
-        if os.WIFEXITED(status_code) and os.WEXITSTATUS(status_code) == 0:
-            continue
+            continue  # a reaped orphan
+        code = os.WEXITSTATUS(status_code) if os.WIFEXITED(status_code) else None
+        if code == 0:
+            continue  # the pool closed the slot's socket: the service is going away
+        if code != EXIT_RECYCLE:
+            time.sleep(0.05)  # a slot server that crashed: never spin re-forking it
         slots[_fork_slot(slot, ctx)] = slot
     return 0
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ ATTACKS = {
     ),
     "memory_bomb": (
         HEAD
-        + "class LayerNorm(nn.Module):\n    pass\nx = [bytearray(1 << 30) for _ in range(64)]\n",
+        + "class LayerNorm(nn.Module):\n    pass\nx = [bytearray(1 << 28) for _ in range(256)]\n",
         {"error", "crashed"},
     ),
     "torch_memory_bomb": (
