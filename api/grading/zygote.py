@@ -183,8 +183,12 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
         if done or time.perf_counter() >= end:
             break
         time.sleep(0.001)
+    # The child itself first: one reaped before it reached setsid (the pool went away while it
+    # was locking down) has no group of its own yet, and would block the wait below forever.
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)  # the child called setsid: its pid is its group
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)  # after setsid its pid is its group: escapees too
     if not done:
         _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):

@@ -1190,19 +1190,15 @@ CRASHES_AND_OUTPUT = [
     ),
 ]
 
-# Bugs found by this suite, each pinned by a minimal failing test until it is fixed.
-KNOWN_BUGS = [
+# Bugs this suite found (fixed): oversized or malformed errors, and undecodable frames, forged
+# by the child.
+FORMER_BUGS = [
     Attack(
         "exception_type_name_of_1_mb",
         at_import("""
             raise type("E" * 1_000_000, (Exception,), {})("short message")
         """),
         ERROR,
-        xfail=(
-            "harness.describe_exception caps the message at 2000 chars but not "
-            "type(exc).__name__, and verdict.decide copies it uncapped into message and error: "
-            "a 1 MB class name gives a 2 MB response and database row"
-        ),
         reason="raised E",
     ),
     Attack(
@@ -1220,10 +1216,6 @@ KNOWN_BUGS = [
         """
         ),
         ERROR,
-        xfail=(
-            "verdict.decide copies load_error type/message from the child's frame uncapped "
-            "into message and error (up to wire.MAX_HEADER = 4 MiB each)"
-        ),
         reason="raised X",
     ),
     Attack(
@@ -1241,10 +1233,6 @@ KNOWN_BUGS = [
         """
         ),
         frozenset({"error", "crashed"}),
-        xfail=(
-            "verdict.decide calls err.get() on the child's load_error without checking it is a "
-            "dict: AttributeError, HTTP 500 'Grading failed on the server'"
-        ),
         reason=".",
     ),
     Attack(
@@ -1262,10 +1250,6 @@ KNOWN_BUGS = [
         """
         ),
         frozenset({"crashed"}),
-        xfail=(
-            "wire.split catches JSONDecodeError but not the RecursionError json.loads raises on "
-            "a deeply nested header: HTTP 500 instead of a 'crashed' verdict"
-        ),
         reason=ENDED,
     ),
 ]
@@ -1278,7 +1262,7 @@ ATTACKS: list[Attack] = [
     *SIGNALS_AND_TIME,
     *CHEATING,
     *CRASHES_AND_OUTPUT,
-    *KNOWN_BUGS,
+    *FORMER_BUGS,
 ]
 assert len({a.name for a in ATTACKS}) == len(ATTACKS)
 for _a in ATTACKS:

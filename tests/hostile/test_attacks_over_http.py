@@ -203,14 +203,6 @@ raise RuntimeError("walked the stack")
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "zygote._serve_slot keeps the previous job's result (local `body`, and `outcome`) "
-        "alive while it forks the next child: the next submission on that slot reads another "
-        "learner's stdout and raw outputs through sys._getframe().f_back"
-    ),
-)
 def test_no_data_of_the_previous_submission_on_the_slot(server: Server, ctx: Ctx) -> None:
     secret = f"private-output-of-another-learner-{ctx.nonce}"
     victim = SOLUTION.replace(
@@ -244,15 +236,6 @@ def _alive(pid: int) -> bool:
     return st is not None and st[1] not in ("Z", "X")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "when the API process dies while a slot is grading, the slot server's result send "
-        "fails (BrokenPipeError), it exits 1, and zygote.main re-forks every slot that did not "
-        "exit 0: each new slot fails its 'ready' send at once, so the orphaned zygote "
-        "fork-loops forever (~35% of a CPU), holding torch's memory"
-    ),
-)
 def test_zygote_does_not_outlive_an_api_killed_mid_grading(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
