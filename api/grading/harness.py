@@ -86,8 +86,11 @@ def run_case(module: nn.Module, case: Case) -> Outcome:
         for name, value in case.state.items():
             if tuple(params[name].shape) != tuple(value.shape):
                 return outcome
-        # Parameters only: a learner's extra (persistent) buffer is their own business.
-        module.load_state_dict(dict(case.state), strict=False)
+        # Parameters only (a learner's extra buffer is their own business), copied in place:
+        # what load_state_dict does for parameters, without its per-call hook machinery.
+        with torch.no_grad():
+            for name, value in case.state.items():
+                params[name].copy_(value)
     module.train(case.train)
     x = case.x.clone()
     if case.grad_output is None:
