@@ -55,7 +55,6 @@ class Outcome:
     input_after: torch.Tensor | None = None
     grads: dict[str, torch.Tensor | None] = field(default_factory=dict)
     parameters: dict[str, list[int]] = field(default_factory=dict)
-    error: dict[str, Any] | None = None
 
 
 def instantiate(factory: Callable[..., nn.Module], case: Case) -> nn.Module:
