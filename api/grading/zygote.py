@@ -131,7 +131,8 @@ def _read_to_eof(fd: int) -> bytes:
 
 
 def _hand_over(child: _Child, job: bytes, deadline: float) -> bool:
-    """Write the job into the child's pipe; False if it died or stalled before reading it all."""
+    """Write the job into the child's pipe; False if the deadline passed first. A child that
+    died before reading it all (a failed lock-down) shows as an answerless exit instead."""
     view = memoryview(job)
     try:
         while view:
@@ -143,7 +144,7 @@ def _hand_over(child: _Child, job: bytes, deadline: float) -> bool:
                 view = view[os.write(child.job_w, view[: 1 << 16]) :]
         return True
     except BrokenPipeError:
-        return False
+        return True
     finally:
         os.close(child.job_w)
 
@@ -210,7 +211,7 @@ def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
     deadline = started + float(header["time_limit"])
     handed = _hand_over(child, job, deadline)
     outcome = _collect(child, deadline)
-    outcome["timed_out"] = outcome["timed_out"] or (not handed and not outcome["body"])
+    outcome["timed_out"] = outcome["timed_out"] or not handed
     body = b"" if outcome["truncated"] else outcome["body"]
     del outcome["body"]
     answered = bool(body) and not outcome["timed_out"]
