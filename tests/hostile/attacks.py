@@ -109,6 +109,23 @@ def stub(before: str = "", forward: str = "pass") -> str:
     return dedent(before).strip() + "\n" + STUB.format(forward=body)
 
 
+def forged_frame(head: str) -> str:
+    """A result header (the expression ``head``, bytes) written on every inherited fd, then exit:
+    whatever reaches the slot server in place of the harness's answer must be refused cleanly."""
+    return stub(
+        before=f"""
+        import json, struct
+        head = {head}
+        for fd in range(3, 64):
+            try:
+                os.write(fd, struct.pack(">I", len(head)) + head)
+            except OSError:
+                pass
+        os._exit(0)
+        """
+    )
+
+
 def custom(code: str) -> str:
     return dedent(code).strip() + "\n"
 
@@ -1203,52 +1220,21 @@ FORMER_BUGS = [
     ),
     Attack(
         "forged_frame_with_a_6_mb_error_message",
-        stub(
-            before="""
-            import json, struct
-            head = json.dumps({"load_error": {"type": "X", "message": "m" * 3_000_000}}).encode()
-            for fd in range(3, 64):
-                try:
-                    os.write(fd, struct.pack(">I", len(head)) + head)
-                except OSError:
-                    pass
-            os._exit(0)
-        """
+        forged_frame(
+            'json.dumps({"load_error": {"type": "X", "message": "m" * 3_000_000}}).encode()'
         ),
         ERROR,
         reason="raised X",
     ),
     Attack(
         "forged_frame_with_a_malformed_load_error",
-        stub(
-            before="""
-            import json, struct
-            head = json.dumps({"load_error": "not an object"}).encode()
-            for fd in range(3, 64):
-                try:
-                    os.write(fd, struct.pack(">I", len(head)) + head)
-                except OSError:
-                    pass
-            os._exit(0)
-        """
-        ),
+        forged_frame('json.dumps({"load_error": "not an object"}).encode()'),
         frozenset({"error", "crashed"}),
         reason=".",
     ),
     Attack(
         "forged_frame_with_deeply_nested_json",
-        stub(
-            before="""
-            import struct
-            head = b"[" * 200_000 + b"]" * 200_000
-            for fd in range(3, 64):
-                try:
-                    os.write(fd, struct.pack(">I", len(head)) + head)
-                except OSError:
-                    pass
-            os._exit(0)
-        """
-        ),
+        forged_frame('b"[" * 200_000 + b"]" * 200_000'),
         frozenset({"crashed"}),
         reason=ENDED,
     ),
