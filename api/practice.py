@@ -7,7 +7,7 @@ and writes ``QuestionAnswer`` and ``ReviewCard`` rows, always with the time pass
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlmodel import Session, col, select
 
@@ -60,6 +60,11 @@ def _rate(
     return row
 
 
+class Answered(NamedTuple):
+    result: AnswerResult
+    next_review: review.NextReview
+
+
 def answer_question(
     session: Session,
     *,
@@ -68,9 +73,30 @@ def answer_question(
     raw_answer: object,
     lang: Lang,
     now: datetime,
-) -> AnswerResult:
+) -> Answered:
     """Check, store the answer, and reschedule the question's card. Raises AnswerShapeError."""
     result = check_answer(question, raw_answer, lang)
+    card = record_answer(
+        session, user_id=user_id, question=question, result=result, answered_at=now, now=now
+    )
+    session.commit()
+    return Answered(result, review.describe_due(_aware(card.due), now, lang))
+
+
+def record_answer(
+    session: Session,
+    *,
+    user_id: int,
+    question: Question,
+    result: AnswerResult,
+    answered_at: datetime,
+    now: datetime,
+) -> ReviewCard:
+    """Store a checked answer given at ``answered_at`` and review its card at ``now``.
+
+    The two differ for an interview, whose answers are held back until it ends (so neither
+    /progress nor /review gives away whether an answer was right while it runs). Does not
+    commit."""
     session.add(
         QuestionAnswer(
             user_id=user_id,
@@ -78,10 +104,10 @@ def answer_question(
             topic=question.topic,
             answer=result.answer,
             correct=result.correct,
-            created_at=now,
+            created_at=answered_at,
         )
     )
-    _rate(
+    return _rate(
         session,
         user_id=user_id,
         kind="question",
@@ -90,8 +116,18 @@ def answer_question(
         rating=review.rate_question(result.correct),
         now=now,
     )
-    session.commit()
-    return result
+
+
+def next_review(
+    session: Session, *, user_id: int, kind: str, item_id: str, lang: Lang, now: datetime
+) -> review.NextReview | None:
+    """When the learner's card for an item comes back, or None when they have no card."""
+    row = session.exec(
+        select(ReviewCard).where(
+            ReviewCard.user_id == user_id, ReviewCard.kind == kind, ReviewCard.item_id == item_id
+        )
+    ).first()
+    return review.describe_due(_aware(row.due), now, lang) if row is not None else None
 
 
 def record_verdict(
@@ -166,6 +202,11 @@ def due_reviews(
     ]
 
 
+def practice_catalogue(bank: QuestionBank, catalog: dict[str, Exercise]) -> list[review.ItemRef]:
+    """Every question, and every exercise whose topics api.review knows."""
+    return review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+
+
 def mastery(
     session: Session, *, user_id: int, bank: QuestionBank, catalog: dict[str, Exercise]
 ) -> dict[Topic, review.TopicMastery]:
@@ -179,7 +220,7 @@ def mastery(
             select(Submission).where(Submission.user_id == user_id, Submission.state == "done")
         )
     ]
-    catalogue = review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+    catalogue = practice_catalogue(bank, catalog)
     return review.topic_mastery(catalogue=catalogue, answers=answers, verdicts=verdicts)
 
 
@@ -198,7 +239,7 @@ def practice_session(
         review.ScheduledItem(c.kind, c.item_id, _aware(c.due))  # type: ignore[arg-type]
         for c in _cards(session, user_id)
     ]
-    catalogue = review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+    catalogue = practice_catalogue(bank, catalog)
     levels: dict[Topic, float] = {
         t: m.mastery
         for t, m in mastery(session, user_id=user_id, bank=bank, catalog=catalog).items()

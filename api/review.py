@@ -11,6 +11,7 @@ Time values must be timezone-aware. SQLite drops the zone, so re-attach UTC
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -28,6 +29,8 @@ __all__ = [
     "CardStateError",
     "ItemKind",
     "ItemRef",
+    "KindCounts",
+    "NextReview",
     "Rating",
     "Reviewed",
     "ScheduledItem",
@@ -37,6 +40,7 @@ __all__ = [
     "card_due",
     "catalogue_items",
     "compose_session",
+    "describe_due",
     "due_items",
     "new_card",
     "rate_exercise",
@@ -231,12 +235,35 @@ def compose_session(
             (i for i in fresh if topic in i.topics and (i.kind, i.item_id) not in taken),
             key=lambda i: (i.difficulty, i.kind == "exercise", i.item_id),
         )
-        for item in candidates[: max_new - len(picked)]:
+        for item in _mixed(candidates, max_new - len(picked)):
             picked.append(item)
             taken.add((item.kind, item.item_id))
         if candidates:
             focus.append(topic)
     return Session(reviews=reviews, new=picked, focus_topics=focus)
+
+
+def _mixed(candidates: Sequence[ItemRef], places: int) -> list[ItemRef]:
+    """The first ``places`` candidates, but with both kinds when the topic offers both.
+
+    A topic holds a dozen easy questions and one exercise, so easiest-first alone would never
+    reach the exercise in a five-item session: the last question place goes to the exercise
+    instead (and to a question, in the rare topic with more exercises than places).
+    """
+    chosen = list(candidates[:places])
+    if places < 2:
+        return chosen
+    for kind in ("exercise", "question"):
+        if any(i.kind == kind for i in chosen):
+            continue
+        first = next((i for i in candidates if i.kind == kind), None)
+        if first is None:
+            continue
+        # Replace the last item of the over-represented kind; keep the easiest-first order.
+        last = max(j for j, i in enumerate(chosen) if i.kind != kind)
+        chosen[last] = first
+        chosen.sort(key=candidates.index)
+    return chosen
 
 
 # --------------------------------------------------------------------------- mastery
@@ -257,11 +284,26 @@ class VerdictRecord:
 
 
 @dataclass(frozen=True)
+class KindCounts:
+    """One kind of item (questions, or exercises) within a topic."""
+
+    total: int = 0  # items of this kind in the catalogue for the topic
+    attempted: int = 0  # with at least one answer / verdict
+    right: int = 0  # attempted, and the latest answer right / latest verdict passed
+
+
+@dataclass(frozen=True)
 class TopicMastery:
     mastery: float  # 0..1, see topic_mastery
     attempted: int  # items of the topic with at least one answer or verdict
-    total: int  # items of the topic in the catalogue
+    total: int  # items of the topic in the catalogue (questions and exercises)
     latest_correct: int  # attempted items whose latest outcome is right / passed
+    # The same counts per kind: `questions.total` is what GET /questions?topic= lists.
+    questions: KindCounts = field(default_factory=KindCounts)
+    exercises: KindCounts = field(default_factory=KindCounts)
+    # mastery = points / points_possible (weights: question 1, exercise 3).
+    points: float = 0.0
+    points_possible: float = 0.0
 
 
 def topic_mastery(
@@ -282,6 +324,10 @@ def topic_mastery(
     mastered when every question in it is answered right and every exercise in it passes. An
     exercise that covers two topics counts fully in both. Records for items not in ``catalogue``
     (a retired question, say) are ignored. A topic with no items has mastery 0.
+
+    Example: a topic of 13 questions and 1 exercise is worth 13 + 3 = 16 points; two questions
+    whose latest answer is right and nothing else give 2 / 16 = 0.125. Passing the exercise as
+    well gives 5 / 16 = 0.3125.
     """
     latest: dict[tuple[ItemKind, str], tuple[datetime, bool]] = {}
 
@@ -299,26 +345,71 @@ def topic_mastery(
 
     weight_total: dict[Topic, float] = dict.fromkeys(TOPICS, 0.0)
     weight_right: dict[Topic, float] = dict.fromkeys(TOPICS, 0.0)
-    attempted: dict[Topic, int] = dict.fromkeys(TOPICS, 0)
-    right: dict[Topic, int] = dict.fromkeys(TOPICS, 0)
-    totals: dict[Topic, int] = dict.fromkeys(TOPICS, 0)
+    # counts[topic][kind] = [total, attempted, right]
+    counts: dict[Topic, dict[ItemKind, list[int]]] = {
+        t: {"question": [0, 0, 0], "exercise": [0, 0, 0]} for t in TOPICS
+    }
     for item in catalogue:
         weight = EXERCISE_WEIGHT if item.kind == "exercise" else QUESTION_WEIGHT
         outcome = latest.get((item.kind, item.item_id))
         for topic in item.topics:
-            totals[topic] += 1
+            tally = counts[topic][item.kind]
+            tally[0] += 1
             weight_total[topic] += weight
             if outcome is not None:
-                attempted[topic] += 1
+                tally[1] += 1
                 if outcome[1]:
-                    right[topic] += 1
+                    tally[2] += 1
                     weight_right[topic] += weight
-    return {
-        t: TopicMastery(
+    result: dict[Topic, TopicMastery] = {}
+    for t in TOPICS:
+        q = KindCounts(*counts[t]["question"])
+        e = KindCounts(*counts[t]["exercise"])
+        result[t] = TopicMastery(
             mastery=weight_right[t] / weight_total[t] if weight_total[t] else 0.0,
-            attempted=attempted[t],
-            total=totals[t],
-            latest_correct=right[t],
+            attempted=q.attempted + e.attempted,
+            total=q.total + e.total,
+            latest_correct=q.right + e.right,
+            questions=q,
+            exercises=e,
+            points=weight_right[t],
+            points_possible=weight_total[t],
         )
-        for t in TOPICS
-    }
+    return result
+
+
+# --------------------------------------------------------------------------- telling when
+
+
+class NextReview(NamedTuple):
+    due: datetime
+    in_seconds: int
+    text: str  # "in 10 minutes", "tomorrow", "in 3 days" (or the Chinese)
+
+
+def describe_due(due: datetime, now: datetime, lang: Literal["en", "zh"] = "en") -> NextReview:
+    """When an item comes back, in words a learner reads at a glance.
+
+    Under an hour: minutes (rounded up, so a ten-minute step never reads "in 9 minutes"); under
+    20 hours: hours; 20 to 36 hours: "tomorrow"; beyond: days, rounded. The service runs in UTC
+    and does not know the learner's calendar, so "tomorrow" means "about a day from now".
+    """
+    seconds = (_utc(due, "due") - _utc(now)).total_seconds()
+    zh = lang == "zh"
+    if seconds <= 0:
+        text = "现在" if zh else "now"
+    elif (minutes := math.ceil(seconds / 60)) < 60:
+        text = f"{minutes} 分钟后" if zh else _plural(minutes, "minute")
+    elif seconds < 20 * 3600:
+        hours = round(seconds / 3600)
+        text = f"{hours} 小时后" if zh else _plural(hours, "hour")
+    elif seconds < 36 * 3600:
+        text = "明天" if zh else "tomorrow"
+    else:
+        days = round(seconds / 86400)
+        text = f"{days} 天后" if zh else _plural(days, "day")
+    return NextReview(due=_utc(due, "due"), in_seconds=max(0, round(seconds)), text=text)
+
+
+def _plural(n: int, unit: str) -> str:
+    return f"in {n} {unit}" + ("" if n == 1 else "s")

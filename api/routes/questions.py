@@ -28,6 +28,18 @@ class AnswerCreate(BaseModel):
     answer: Any
 
 
+class NextReviewPublic(BaseModel):
+    """When the item comes back for review: ``text`` is "in 10 minutes", "tomorrow", ..."""
+
+    due: datetime
+    in_seconds: int
+    text: str
+
+
+class AnswerChecked(AnswerResult):
+    next_review: NextReviewPublic
+
+
 def _bank(ctx: AppDep) -> QuestionBank:
     bank: QuestionBank = ctx.questions
     return bank
@@ -60,7 +72,7 @@ def read_question(
     return public_view(_question(ctx, question_id), lang)
 
 
-@router.post("/questions/{question_id}/answers", response_model=AnswerResult)
+@router.post("/questions/{question_id}/answers", response_model=AnswerChecked)
 def create_answer(
     ctx: AppDep,
     user: CurrentUser,
@@ -68,12 +80,12 @@ def create_answer(
     question_id: str,
     body: AnswerCreate,
     lang: Lang = "en",
-) -> AnswerResult:
-    """Check an answer, store it, and reschedule the question for review."""
+) -> AnswerChecked:
+    """Check an answer, store it, reschedule the question and say when it comes back."""
     assert user.id is not None
     question = _question(ctx, question_id)
     try:
-        return practice.answer_question(
+        answered = practice.answer_question(
             session,
             user_id=user.id,
             question=question,
@@ -82,8 +94,15 @@ def create_answer(
             now=datetime.now(UTC),
         )
     except AnswerShapeError as exc:
-        detail = f"Expected {exc.expected_zh if lang == 'zh' else exc.expected}; {exc.problem}"
-        raise HTTPException(422, detail=detail) from None
+        raise HTTPException(422, detail=shape_error_detail(exc, lang)) from None
+    return AnswerChecked(
+        **answered.result.model_dump(),
+        next_review=NextReviewPublic(**answered.next_review._asdict()),
+    )
+
+
+def shape_error_detail(exc: AnswerShapeError, lang: Lang) -> str:
+    return f"Expected {exc.expected_zh if lang == 'zh' else exc.expected}; {exc.problem}"
 
 
 @router.get("/review")

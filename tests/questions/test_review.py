@@ -19,6 +19,7 @@ from api.review import (
     card_due,
     catalogue_items,
     compose_session,
+    describe_due,
     due_items,
     new_card,
     rate_exercise,
@@ -219,6 +220,30 @@ def test_session_fills_from_the_next_weakest_topic() -> None:
     assert session.focus_topics == ["layer_norm", "rms_norm"]
 
 
+def test_session_mixes_an_exercise_into_a_topic_full_of_easy_questions() -> None:
+    catalogue = [ItemRef("question", f"ln-{i}", ("layer_norm",), 1) for i in range(8)]
+    catalogue.append(ItemRef("exercise", "layer_norm", ("layer_norm",), 2))
+    mastery = dict.fromkeys(TOPICS, 1.0) | {"layer_norm": 0.0}
+    session = compose_session(cards=[], catalogue=catalogue, mastery=mastery, now=T0, max_new=5)
+    # Easiest-first alone would give five questions; the fifth place goes to the exercise.
+    assert [i.item_id for i in session.new] == ["ln-0", "ln-1", "ln-2", "ln-3", "layer_norm"]
+    # Once the exercise has a card, the topic's questions fill the session.
+    known = [ScheduledItem("exercise", "layer_norm", T0 + DAY)]
+    again = compose_session(cards=known, catalogue=catalogue, mastery=mastery, now=T0, max_new=5)
+    assert [i.kind for i in again.new] == ["question"] * 5
+    # A single place is not split.
+    one = compose_session(cards=[], catalogue=catalogue, mastery=mastery, now=T0, max_new=1)
+    assert [i.item_id for i in one.new] == ["ln-0"]
+
+
+def test_session_mixes_a_question_into_a_topic_of_exercises() -> None:
+    catalogue = [ItemRef("exercise", f"ex-{i}", ("ffn",), 1) for i in range(3)]
+    catalogue.append(ItemRef("question", "ffn-q", ("ffn",), 3))
+    mastery = dict.fromkeys(TOPICS, 1.0) | {"ffn": 0.0}
+    session = compose_session(cards=[], catalogue=catalogue, mastery=mastery, now=T0, max_new=2)
+    assert [i.item_id for i in session.new] == ["ex-0", "ffn-q"]
+
+
 def test_session_limits() -> None:
     cards = [ScheduledItem("question", f"q{i}", T0 - i * DAY) for i in range(30)]
     session = compose_session(
@@ -297,3 +322,73 @@ def test_mastery_tie_in_time_counts_as_failure() -> None:
     answers = [AnswerRecord("q", True, T0), AnswerRecord("q", False, T0)]
     assert topic_mastery(catalogue=catalogue, answers=answers)["ffn"].mastery == 0.0
     assert topic_mastery(catalogue=catalogue, answers=answers[::-1])["ffn"].mastery == 0.0
+
+
+def test_mastery_points_and_per_kind_counts() -> None:
+    # The documented example: 13 questions and one exercise, two questions right.
+    catalogue = [ItemRef("question", f"q{i}", ("layer_norm",)) for i in range(13)]
+    catalogue.append(ItemRef("exercise", "layer_norm", ("layer_norm",)))
+    answers = [
+        AnswerRecord("q0", True, T0),
+        AnswerRecord("q1", True, T0),
+        AnswerRecord("q2", False, T0),
+    ]
+    verdicts = [VerdictRecord("layer_norm", "failed", T0)]
+    m = topic_mastery(catalogue=catalogue, answers=answers, verdicts=verdicts)["layer_norm"]
+    assert m.mastery == 0.125
+    assert (m.points, m.points_possible) == (2.0, 16.0)
+    assert (m.questions.total, m.questions.attempted, m.questions.right) == (13, 3, 2)
+    assert (m.exercises.total, m.exercises.attempted, m.exercises.right) == (1, 1, 0)
+    assert (m.total, m.attempted, m.latest_correct) == (14, 4, 2)
+    passed = topic_mastery(
+        catalogue=catalogue,
+        answers=answers,
+        verdicts=[*verdicts, VerdictRecord("layer_norm", "passed", T0 + DAY)],
+    )["layer_norm"]
+    assert passed.mastery == 5 / 16
+
+
+def test_mastery_question_totals_match_the_bank(bank: QuestionBank) -> None:
+    m = topic_mastery(catalogue=catalogue_items(bank, EXERCISE_TOPICS))
+    for topic in TOPICS:
+        assert m[topic].questions.total == bank.count_by_topic().get(topic, 0)
+    assert m["residual"].exercises.total == m["norm_placement"].exercises.total == 1
+
+
+# --------------------------------------------------------------------------- telling when
+
+
+@pytest.mark.parametrize(
+    ("after", "en", "zh"),
+    [
+        (timedelta(0), "now", "现在"),
+        (-timedelta(hours=3), "now", "现在"),
+        (timedelta(seconds=1), "in 1 minute", "1 分钟后"),
+        (timedelta(minutes=9, seconds=1), "in 10 minutes", "10 分钟后"),
+        (timedelta(minutes=10), "in 10 minutes", "10 分钟后"),
+        (timedelta(minutes=59), "in 59 minutes", "59 分钟后"),
+        (timedelta(minutes=59, seconds=30), "in 1 hour", "1 小时后"),
+        (timedelta(hours=1), "in 1 hour", "1 小时后"),
+        (timedelta(hours=5, minutes=40), "in 6 hours", "6 小时后"),
+        (timedelta(hours=20), "tomorrow", "明天"),
+        (timedelta(hours=35), "tomorrow", "明天"),
+        (timedelta(hours=36), "in 2 days", "2 天后"),
+        (timedelta(days=2), "in 2 days", "2 天后"),
+        (timedelta(days=40, hours=13), "in 41 days", "41 天后"),
+    ],
+)
+def test_describe_due(after: timedelta, en: str, zh: str) -> None:
+    told = describe_due(T0 + after, T0)
+    assert told.text == en
+    assert describe_due(T0 + after, T0, "zh").text == zh
+    assert told.in_seconds == max(0, round(after.total_seconds()))
+    assert told.due == T0 + after
+
+
+def test_describe_due_after_a_real_review() -> None:
+    wrong = review(None, rate_question(False), T0)
+    assert describe_due(wrong.due, T0).text == "in 10 minutes"
+    right = review(None, rate_question(True), T0)
+    assert describe_due(right.due, T0).text == "in 2 days"
+    with pytest.raises(ValueError, match="timezone-aware"):
+        describe_due(T0.replace(tzinfo=None), T0)

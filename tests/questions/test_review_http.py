@@ -71,3 +71,48 @@ def test_passing_after_failing_pushes_the_exercise_out_of_review(
         == "passed"
     )
     assert api.get("/review").json()["count"] == 0
+
+
+def test_an_answer_says_when_the_question_comes_back(api: httpx.Client, bank: QuestionBank) -> None:
+    wrong = api.post("/questions/ln-biased-variance/answers", json={"answer": True}).json()
+    assert wrong["correct"] is False
+    assert wrong["next_review"]["text"] == "in 10 minutes"
+    assert 590 <= wrong["next_review"]["in_seconds"] <= 600
+    key = bank.get("ffn-why-after-attention").answer
+    right = api.post(
+        "/questions/ffn-why-after-attention/answers", params={"lang": "zh"}, json={"answer": key}
+    ).json()
+    assert right["correct"] is True
+    assert right["next_review"]["text"] == "2 天后"
+    due = datetime.fromisoformat(right["next_review"]["due"])
+    assert timedelta(days=1.9) < due - datetime.now(UTC) <= timedelta(days=2)
+
+
+def test_progress_explains_mastery_and_its_totals_match_the_questions(
+    api: httpx.Client, bank: QuestionBank
+) -> None:
+    formula = bank.get("rms-formula")
+    api.post("/questions/rms-formula/answers", json={"answer": formula.answer})
+    body = api.get("/progress").json()
+    assert "points_possible" in body["mastery_rule"]
+    for topic, entry in body["topics"].items():
+        listed = api.get("/questions", params={"topic": topic}).json()
+        assert entry["questions"]["total"] == len(listed), topic
+        assert entry["total"] == entry["questions"]["total"] + entry["exercises"]["total"]
+        if entry["points_possible"]:
+            assert entry["mastery"] == round(entry["points"] / entry["points_possible"], 3)
+    rms = body["topics"]["rms_norm"]
+    assert rms["questions"] | {"total": 0} == {"total": 0, "attempted": 1, "correct": 1}
+    assert rms["exercises"] == {"total": 1, "attempted": 0, "passed": 0}
+    # One question right of n questions and one exercise (3 points): 1 / (n + 3).
+    assert rms["points"] == 1 and rms["points_possible"] == rms["questions"]["total"] + 3
+
+
+def test_session_mixes_an_exercise_with_questions_of_the_weakest_topic(
+    api: httpx.Client,
+) -> None:
+    session = api.get("/session").json()
+    focus = session["focus_topics"][0]
+    kinds = [item["kind"] for item in session["new"]]
+    assert len(kinds) == 5 and "exercise" in kinds and "question" in kinds
+    assert {item["topic"] for item in session["new"]} == {focus}
