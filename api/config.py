@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     cpu_seconds: int = Field(default=10, ge=1, le=120)
     queue_timeout_seconds: float = Field(default=10.0, gt=0)
 
+    # Shortest mock interview a learner may ask for, in minutes. Tests lower it to make the
+    # clock run out in seconds; a real interview of a few minutes would be pointless.
+    interview_min_minutes: float = Field(default=10.0, gt=0, le=180)
+
     # Fairness: per learner.
     max_concurrent_gradings: int = Field(default=2, ge=1)
     submissions_per_minute: int = Field(default=30, ge=1)

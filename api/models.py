@@ -77,3 +77,44 @@ class ReviewCard(SQLModel, table=True):
     card: str  # the fsrs card state as JSON (api.review owns the format)
     due: datetime = Field(index=True)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Interview(SQLModel, table=True):
+    """A timed mock interview: its items are fixed when it starts (see api.interviews)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    lang: str = Field(max_length=8)
+    minutes: float
+    topics: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # [{"position", "kind", "id", "topics"}], in the order asked.
+    items: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    focus_topics: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # Topic mastery when it started, and when it ended (frozen for the report).
+    mastery_before: dict[str, float] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False)
+    )
+    mastery_after: dict[str, float] | None = Field(default=None, sa_column=Column(JSON))
+    # running -> finished (ended by the learner) or expired (time ran out).
+    state: str = Field(default="running", max_length=16)
+    started_at: datetime = Field(default_factory=utcnow)
+    deadline: datetime
+    ended_at: datetime | None = None
+
+
+class InterviewAttempt(SQLModel, table=True):
+    """One answer or one code submission given during an interview."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    interview_id: int = Field(foreign_key="interview.id", index=True)
+    position: int
+    kind: str = Field(max_length=16)  # question | exercise
+    item_id: str = Field(max_length=80)
+    at: datetime = Field(default_factory=utcnow)
+    # Questions: the checked answer, held back from the learner until the interview ends.
+    answer: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    correct: bool | None = None
+    # Exercises: the submission graded through the normal submission flow.
+    submission_id: int | None = Field(default=None, foreign_key="submission.id")

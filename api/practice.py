@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from api import review
@@ -58,6 +59,18 @@ def _rate(
         row.card, row.due, row.updated_at = reviewed.card_json, reviewed.due, now
     session.add(row)
     return row
+
+
+class NextReviewPublic(BaseModel):
+    """When an item comes back for review: ``text`` is "in 10 minutes", "tomorrow", ..."""
+
+    due: datetime
+    in_seconds: int
+    text: str
+
+    @classmethod
+    def of(cls, told: review.NextReview) -> NextReviewPublic:
+        return cls(due=told.due, in_seconds=told.in_seconds, text=told.text)
 
 
 class Answered(NamedTuple):

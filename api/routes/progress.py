@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter
 
-from api import practice, progress, review
+from api import interview_records, practice, progress, review
 from api.deps import AppDep, CurrentUser, SessionDep
 
 router = APIRouter(tags=["progress"])
@@ -21,6 +22,10 @@ MASTERY_RULE = (
 def read_progress(ctx: AppDep, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     """Per-exercise status, and mastery per topic with the counts it is computed from."""
     assert user.id is not None
+    # An interview whose time ran out unseen still counts: its held answers are written now.
+    interview_records.settle_expired(
+        session, user_id=user.id, bank=ctx.questions, catalog=ctx.catalog, now=datetime.now(UTC)
+    )
     topics = practice.mastery(session, user_id=user.id, bank=ctx.questions, catalog=ctx.catalog)
     return {
         "exercises": progress.exercise_progress(session, user_id=user.id, catalog=ctx.catalog),

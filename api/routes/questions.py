@@ -6,9 +6,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
-from api import practice
+from api import interview_records, practice
 from api.catalog import Lang
 from api.deps import AppDep, CurrentUser, SessionDep
+from api.practice import NextReviewPublic
 from api.questions import (
     AnswerResult,
     AnswerShapeError,
@@ -26,14 +27,6 @@ router = APIRouter(tags=["questions"])
 
 class AnswerCreate(BaseModel):
     answer: Any
-
-
-class NextReviewPublic(BaseModel):
-    """When the item comes back for review: ``text`` is "in 10 minutes", "tomorrow", ..."""
-
-    due: datetime
-    in_seconds: int
-    text: str
 
 
 class AnswerChecked(AnswerResult):
@@ -97,7 +90,7 @@ def create_answer(
         raise HTTPException(422, detail=shape_error_detail(exc, lang)) from None
     return AnswerChecked(
         **answered.result.model_dump(),
-        next_review=NextReviewPublic(**answered.next_review._asdict()),
+        next_review=NextReviewPublic.of(answered.next_review),
     )
 
 
@@ -111,6 +104,7 @@ def read_review(
 ) -> dict[str, Any]:
     """What is due now, most overdue first: questions and exercises alike."""
     assert user.id is not None
+    _settle_interviews(ctx, user.id, session)
     due = practice.due_reviews(
         session,
         user_id=user.id,
@@ -135,6 +129,7 @@ def read_session(
     assert user.id is not None
     if not (0 <= max_new <= 50 and 0 <= max_reviews <= 200):
         raise HTTPException(422, detail="max_new must be 0..50 and max_reviews 0..200")
+    _settle_interviews(ctx, user.id, session)
     return practice.practice_session(
         session,
         user_id=user.id,
@@ -144,4 +139,11 @@ def read_session(
         now=datetime.now(UTC),
         max_reviews=max_reviews,
         max_new=max_new,
+    )
+
+
+def _settle_interviews(ctx: AppDep, user_id: int, session: SessionDep) -> None:
+    # An interview whose time ran out unseen still counts: its held answers reach review now.
+    interview_records.settle_expired(
+        session, user_id=user_id, bank=_bank(ctx), catalog=ctx.catalog, now=datetime.now(UTC)
     )

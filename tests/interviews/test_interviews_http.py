@@ -1,0 +1,271 @@
+"""A timed mock interview over HTTP with the real server, the real SQLite file and the real
+sandbox: nothing is revealed while it runs, the server ends it when time is up, and the report
+tells everything and feeds spaced review."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from api.questions import (
+    MultipleSelectQuestion,
+    NumericQuestion,
+    Question,
+    QuestionBank,
+    SingleChoiceQuestion,
+    TrueFalseQuestion,
+)
+from tests.support import REPO, Server
+
+STARTER = (REPO / "exercises" / "layer_norm" / "starter.py").read_text()
+SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
+
+# Words a running interview must never show: the key, the explanation, the verdict's details.
+REVEALING = {"correct", "correct_answer", "explanation", "source", "checks", "diagnosis", "message"}
+
+
+def right_answer(q: Question) -> Any:
+    return q.answer
+
+
+def wrong_answer(q: Question) -> Any:
+    match q:
+        case TrueFalseQuestion():
+            return not q.answer
+        case NumericQuestion():
+            return q.answer * 10 + 7
+        case MultipleSelectQuestion():
+            return [] if q.answer else [0]
+        case SingleChoiceQuestion() | _:
+            return (q.answer + 1) % len(q.choices)
+
+
+def keys_deep(value: object) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_deep(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_deep(v)}
+    return set()
+
+
+def fixed(value: object) -> object:
+    """``value`` without its ``next_review`` entries, which count down with the clock."""
+    if isinstance(value, dict):
+        return {k: fixed(v) for k, v in value.items() if k != "next_review"}
+    if isinstance(value, list):
+        return [fixed(v) for v in value]
+    return value
+
+
+def questions_of(interview: dict[str, Any]) -> list[dict[str, Any]]:
+    return [i for i in interview["items"] if i["kind"] == "question"]
+
+
+def test_a_thirty_minute_interview_and_its_report(
+    server: Server, api: httpx.Client, bank: QuestionBank
+) -> None:
+    r = api.post("/interviews", json={"minutes": 30, "topics": ["layer_norm"]})
+    assert r.status_code == 201, r.text
+    iv = r.json()
+    assert iv["state"] == "running" and iv["report"] is None
+    assert 1790 < iv["remaining_seconds"] <= 1800
+    deadline = datetime.fromisoformat(iv["deadline"]) - datetime.fromisoformat(iv["started_at"])
+    assert deadline == timedelta(minutes=30)
+    assert [i["kind"] for i in iv["items"]] == ["question"] * 6 + ["exercise"]
+    assert [i["position"] for i in iv["items"]] == list(range(1, 8))
+    assert {t for i in iv["items"] for t in i["topics"]} == {"layer_norm"}
+    assert iv["items"][-1]["id"] == "layer_norm" and iv["items"][-1]["title"]
+    # The questions come as GET /questions shows them: prompt and choices, never the key.
+    assert all(i["question"]["prompt"] for i in questions_of(iv))
+    assert not keys_deep(iv["items"]) & REVEALING
+    base = f"/interviews/{iv['id']}/items"
+
+    q1, q2 = (bank.get(i["id"]) for i in questions_of(iv)[:2])
+    a1 = api.post(f"{base}/1/answers", json={"answer": right_answer(q1)})
+    a2 = api.post(f"{base}/2/answers", json={"answer": wrong_answer(q2)})
+    for a, position in ((a1, 1), (a2, 2)):
+        assert a.status_code == 201, a.text
+        # No feedback at all: the same shape for a right and a wrong answer.
+        assert set(a.json()) == {"position", "recorded", "remaining_seconds"}
+        assert a.json()["position"] == position and a.json()["recorded"] is True
+    # The answers are held back: neither progress nor review tells whether they were right.
+    topic = api.get("/progress").json()["topics"]["layer_norm"]
+    assert topic["questions"]["attempted"] == 0 and topic["mastery"] == 0
+    assert api.get("/review").json()["count"] == 0
+
+    failed = api.post(f"{base}/7/submissions", json={"code": STARTER})
+    assert failed.status_code == 201, failed.text
+    assert failed.json()["result"] == "not_passed"
+    assert set(failed.json()) == {"position", "result", "remaining_seconds"}
+    passed = api.post(f"{base}/7/submissions", json={"code": SOLUTION})
+    assert passed.json()["result"] == "passed"
+
+    # While it runs: no report, statuses only.
+    running = api.get(f"/interviews/{iv['id']}").json()
+    assert running["report"] is None
+    assert [i["status"] for i in running["items"]] == ["answered"] * 2 + ["open"] * 4 + [
+        "submitted"
+    ]
+    assert running["items"][-1]["attempts"] == 2
+    assert not keys_deep(running["items"]) & REVEALING
+
+    # Clear refusals.
+    again = api.post(f"{base}/1/answers", json={"answer": right_answer(q1)})
+    assert again.status_code == 409 and "already answered" in again.json()["detail"]
+    code_as_answer = api.post(f"{base}/7/answers", json={"answer": 0})
+    assert code_as_answer.status_code == 422 and "/submissions" in code_as_answer.json()["detail"]
+    answer_as_code = api.post(f"{base}/3/submissions", json={"code": SOLUTION})
+    assert answer_as_code.status_code == 422 and "/answers" in answer_as_code.json()["detail"]
+    missing = api.post(f"{base}/8/answers", json={"answer": 0})
+    assert missing.status_code == 404 and "1..7" in missing.json()["detail"]
+    malformed = api.post(f"{base}/3/answers", json={"answer": "B"})
+    assert malformed.status_code == 422 and malformed.json()["detail"].startswith("Expected")
+    second = api.post("/interviews", json={"minutes": 30})
+    assert second.status_code == 409 and f"/interviews/{iv['id']}/finish" in second.json()["detail"]
+
+    done = api.post(f"/interviews/{iv['id']}/finish")
+    assert done.status_code == 200, done.text
+    body = done.json()
+    assert body["state"] == "finished" and body["remaining_seconds"] == 0
+    report = body["report"]
+    assert report["ended_by"] == "learner"
+    assert report["score"] == {"right": 2, "total": 7}
+    results = [i["result"] for i in report["items"]]
+    assert results == ["correct", "wrong"] + ["not_answered"] * 4 + ["passed"]
+    first, wrong, exercise = report["items"][0], report["items"][1], report["items"][6]
+    # Everything now revealed: the key, the explanation and the source; the full verdict.
+    assert first["check"]["correct"] is True and first["check"]["explanation"]
+    assert wrong["check"]["correct"] is False and wrong["check"]["correct_answer_text"]
+    assert wrong["answer"] == wrong_answer(q2) or isinstance(q2, MultipleSelectQuestion)
+    assert exercise["verdict"]["verdict"] == "passed" and exercise["verdict"]["checks"]
+    assert len(exercise["submission_ids"]) == 2 and exercise["attempts"] == 2
+    # Time: spent on what was touched, nothing on what was not, all within the time used.
+    assert all(report["items"][n]["time_spent_seconds"] > 0 for n in (0, 1, 6))
+    assert all(i["time_spent_seconds"] == 0 for i in report["items"][2:6])
+    spent = sum(i["time_spent_seconds"] for i in report["items"])
+    assert spent + report["time_unaccounted_seconds"] == pytest.approx(
+        report["time_used_seconds"], abs=0.01
+    )
+    # Mastery moved: one question right (1 point) and the exercise passed (3 points).
+    change = report["mastery"]["layer_norm"]
+    points = api.get("/progress").json()["topics"]["layer_norm"]
+    assert change["before"] == 0 and change["after"] == pytest.approx(points["mastery"], abs=1e-3)
+    assert points["points"] == 4 and points["questions"]["attempted"] == 2
+    # What to review: the wrong answer (back in ten minutes) and the four not reached.
+    advice = report["review"]
+    assert [a["position"] for a in advice] == [2, 3, 4, 5, 6]
+    assert advice[0]["reason"] == "wrong answer"
+    assert advice[0]["next_review"]["text"] == "in 10 minutes"
+    assert {a["reason"] for a in advice[1:]} == {"not reached in time"}
+    assert first["next_review"]["text"] == "in 2 days"
+    assert report["weakest_topics"] == ["layer_norm"]
+
+    # Over: no more answers, and the report does not change.
+    q3 = bank.get(iv["items"][2]["id"])
+    late = api.post(f"{base}/3/answers", json={"answer": right_answer(q3)})
+    assert late.status_code == 409 and "was finished" in late.json()["detail"]
+    # (Only "next review in ..." moves on with the clock.)
+    assert fixed(api.post(f"/interviews/{iv['id']}/finish").json()["report"]) == fixed(report)
+    assert fixed(api.get(f"/interviews/{iv['id']}").json()["report"]) == fixed(report)
+    listed = api.get("/interviews").json()
+    assert [(i["id"], i["state"]) for i in listed] == [(iv["id"], "finished")]
+
+
+def test_the_server_ends_the_interview_when_time_runs_out(
+    server: Server, api: httpx.Client, bank: QuestionBank
+) -> None:
+    # 0.1 minutes: six seconds, room for one answer on a busy machine.
+    iv = api.post("/interviews", json={"minutes": 0.1, "topics": ["rms_norm"], "lang": "zh"})
+    assert iv.status_code == 201, iv.text
+    iv_id, items = iv.json()["id"], iv.json()["items"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in items[0]["question"]["prompt"])
+    q1 = bank.get(items[0]["id"])
+    answered = api.post(f"/interviews/{iv_id}/items/1/answers", json={"answer": wrong_answer(q1)})
+    assert answered.status_code == 201, answered.text
+    deadline = datetime.fromisoformat(iv.json()["deadline"])
+    time.sleep(max(0.0, answered.json()["remaining_seconds"]) + 0.5)
+
+    # Nobody opened the interview, yet its held answer reaches progress and review.
+    topic = api.get("/progress").json()["topics"]["rms_norm"]
+    assert topic["questions"]["attempted"] == 1 and topic["questions"]["correct"] == 0
+
+    late = api.post(f"/interviews/{iv_id}/items/2/answers", json={"answer": right_answer(q1)})
+    assert late.status_code == 409 and "ran out of time" in late.json()["detail"]
+    code = api.post(f"/interviews/{iv_id}/items/{len(items)}/submissions", json={"code": ""})
+    assert code.status_code == 409
+    body = api.get(f"/interviews/{iv_id}").json()
+    assert body["state"] == "expired" and body["remaining_seconds"] == 0
+    # It ended at its deadline, not when someone next looked.
+    assert datetime.fromisoformat(body["ended_at"]) == deadline
+    report = body["report"]
+    assert report["ended_by"] == "time"
+    assert report["time_used_seconds"] == pytest.approx(6.0, abs=0.1)
+    assert [i["result"] for i in report["items"]][:2] == ["wrong", "not_answered"]
+    assert report["items"][-1]["result"] == "not_answered"
+    # Explained in the interview's language.
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in report["items"][0]["check"]["explanation"])
+    assert report["review"][0]["next_review"]["text"].endswith("分钟后")
+    # A new interview may start now that this one is over.
+    again = api.post("/interviews", json={"minutes": 0.01})
+    assert again.status_code == 201
+
+
+def test_interviews_are_private(server: Server, api: httpx.Client) -> None:
+    iv = api.post("/interviews", json={"minutes": 30}).json()
+    with server.client(server.new_learner("other")) as other:
+        assert other.get(f"/interviews/{iv['id']}").status_code == 404
+        assert other.post(f"/interviews/{iv['id']}/finish").status_code == 404
+        r = other.post(f"/interviews/{iv['id']}/items/1/answers", json={"answer": 0})
+        assert r.status_code == 404 and r.json()["detail"] == "Interview not found"
+        r = other.post(f"/interviews/{iv['id']}/items/7/submissions", json={"code": SOLUTION})
+        assert r.status_code == 404
+        assert other.get("/interviews").json() == []
+    # Still running and untouched for its learner.
+    mine = api.get(f"/interviews/{iv['id']}").json()
+    assert mine["state"] == "running" and all(i["status"] == "open" for i in mine["items"])
+    with server.client() as anonymous:
+        assert anonymous.post("/interviews", json={"minutes": 30}).status_code == 401
+        assert anonymous.get(f"/interviews/{iv['id']}").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ({"minutes": 0.001}, "minutes must be between 0.01 and 180"),
+        ({"minutes": 181}, "minutes must be between 0.01 and 180"),
+        ({"minutes": -5}, "greater than 0"),
+        ({"minutes": "thirty"}, "valid number"),
+        ({}, "Field required"),
+        ({"minutes": 30, "topics": ["attention"]}, "ffn"),
+        ({"minutes": 30, "topics": []}, "at least 1"),
+        ({"minutes": 30, "lang": "fr"}, "'en' or 'zh'"),
+        ({"minutes": 30, "minute": 30}, "Extra inputs"),
+    ],
+)
+def test_bad_interview_requests_are_clear_422s(
+    api: httpx.Client, body: dict[str, Any], detail: str
+) -> None:
+    r = api.post("/interviews", json=body)
+    assert r.status_code == 422, r.text
+    assert detail in str(r.json()["detail"])
+
+
+@pytest.mark.parametrize("value", [b"NaN", b"Infinity", b"-Infinity"])
+def test_non_finite_minutes_are_a_422_not_a_500(api: httpx.Client, value: bytes) -> None:
+    r = api.post(
+        "/interviews",
+        content=b'{"minutes": ' + value + b"}",
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 422, r.text
+    assert "finite" in str(r.json()["detail"]) or "greater than 0" in str(r.json()["detail"])
+
+
+def test_unknown_interviews(api: httpx.Client) -> None:
+    assert api.get("/interviews/999999").status_code == 404
+    assert api.post("/interviews/999999/finish").status_code == 404
+    assert api.get("/interviews/not-a-number").status_code == 422
