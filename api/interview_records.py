@@ -31,6 +31,7 @@ from api.models import Interview, InterviewAttempt, QuestionAnswer, Submission
 from api.practice import NextReviewPublic
 from api.questions import (
     AnswerResult,
+    AnswerShapeError,
     PublicQuestion,
     QuestionBank,
     Topic,
@@ -422,14 +423,14 @@ def _end(
         if attempt.kind != "question" or attempt.position in seen:
             continue
         seen.add(attempt.position)
-        if attempt.item_id not in bank:
-            continue  # retired from the bank since the interview started
-        question = bank.get(attempt.item_id)
+        result = _recheck(bank, attempt.item_id, attempt.answer, "en")
+        if result is None:
+            continue
         practice.record_answer(
             session,
             user_id=row.user_id,
-            question=question,
-            result=check_answer(question, attempt.answer, "en"),
+            question=bank.get(attempt.item_id),
+            result=result,
             answered_at=_aware(attempt.at),
             now=now,
         )
@@ -441,6 +442,17 @@ def _end(
     )
     session.commit()
     session.refresh(row)
+
+
+def _recheck(bank: QuestionBank, question_id: str, held: object, lang: Lang) -> AnswerResult | None:
+    """Check a held answer again (for the explanation in ``lang``, or to feed review); None when
+    the question was retired or edited since so that the answer no longer fits it."""
+    if question_id not in bank:
+        return None
+    try:
+        return check_answer(bank.get(question_id), held, lang)
+    except AnswerShapeError:
+        return None
 
 
 # --------------------------------------------------------------------------- answering
@@ -640,8 +652,7 @@ def _report(
             first = mine[0]
             entry.answer = first.answer
             entry.result = ItemResult.correct if first.correct else ItemResult.wrong
-            if it.item_id in bank:
-                entry.check = check_answer(bank.get(it.item_id), first.answer, lang)
+            entry.check = _recheck(bank, it.item_id, first.answer, lang)
         elif it.kind == "exercise" and mine:
             entry.submission_ids = [a.submission_id for a in mine if a.submission_id is not None]
             rows = [

@@ -218,9 +218,20 @@ def create_interview_submission(
             status_code=graded.status_code,
             headers=headers,
         )
-    records.record_submission(session, row, position=position, submission_id=outcome["id"], at=now)
+    records.record_submission(
+        session, row, position=position, submission_id=_submission_id(graded, outcome), at=now
+    )
     return records.SubmissionRecorded(
         position=position,
         result=records.submission_result(outcome.get("verdict"), outcome.get("state", "")),
         remaining_seconds=records.remaining_seconds(row, now),
     )
+
+
+def _submission_id(graded: JSONResponse, outcome: dict[str, Any]) -> int:
+    """The id of the submission just made: in the body of a verdict, or (queue mode, 202) in
+    the body or the ``Location`` to poll, ``/submissions/{id}``."""
+    if isinstance(outcome.get("id"), int):
+        return int(outcome["id"])
+    location = graded.headers.get("location", "")
+    return int(location.rstrip("/").rsplit("/", 1)[-1])

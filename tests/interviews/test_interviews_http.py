@@ -4,7 +4,9 @@ tells everything and feeds spaced review."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -269,3 +271,31 @@ def test_unknown_interviews(api: httpx.Client) -> None:
     assert api.get("/interviews/999999").status_code == 404
     assert api.post("/interviews/999999/finish").status_code == 404
     assert api.get("/interviews/not-a-number").status_code == 422
+
+
+def test_concurrent_finishes_feed_the_held_answers_once(
+    server: Server, api: httpx.Client, bank: QuestionBank
+) -> None:
+    iv = api.post("/interviews", json={"minutes": 30, "topics": ["ffn"]}).json()
+    q1 = bank.get(iv["items"][0]["id"])
+    assert api.post(
+        f"/interviews/{iv['id']}/items/1/answers", json={"answer": right_answer(q1)}
+    ).is_success
+    token = api.headers["Authorization"].removeprefix("Bearer ")
+
+    def finish(_: int) -> int:
+        with server.client(token) as c:
+            return c.post(f"/interviews/{iv['id']}/finish").status_code
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        assert list(pool.map(finish, range(6))) == [200] * 6
+    with sqlite3.connect(server.data_dir / "addnorm.db") as db:
+        query = "SELECT user_id FROM interview WHERE id = ?"
+        (user_id,) = db.execute(query, (iv["id"],)).fetchone()
+        rows = db.execute(
+            "SELECT count(*) FROM questionanswer WHERE user_id = ? AND question_id = ?",
+            (user_id, q1.id),
+        ).fetchone()
+    assert rows == (1,)
+    topic = api.get("/progress").json()["topics"]["ffn"]
+    assert (topic["questions"]["attempted"], topic["questions"]["correct"]) == (1, 1)
