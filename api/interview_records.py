@@ -380,6 +380,23 @@ def settle_expired(
         settle(session, row, bank=bank, catalog=catalog, now=now)
 
 
+def holding(
+    session: Session, *, user_id: int, kind: str, item_id: str, now: datetime
+) -> Interview | None:
+    """The learner's running interview that asks this item, if any (outside it, the item would
+    be answered with full feedback)."""
+    for row in session.exec(
+        select(Interview).where(
+            Interview.user_id == user_id,
+            Interview.state == InterviewState.running,
+            col(Interview.deadline) > now,
+        )
+    ):
+        if any(i["kind"] == kind and i["id"] == item_id for i in row.items):
+            return row
+    return None
+
+
 def finish(
     session: Session,
     row: Interview,

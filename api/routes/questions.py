@@ -77,6 +77,16 @@ def create_answer(
     """Check an answer, store it, reschedule the question and say when it comes back."""
     assert user.id is not None
     question = _question(ctx, question_id)
+    now = datetime.now(UTC)
+    held = interview_records.holding(
+        session, user_id=user.id, kind="question", item_id=question.id, now=now
+    )
+    if held is not None:
+        raise HTTPException(
+            409,
+            detail=f"This question is part of your running interview {held.id}; answer it "
+            f"there, with POST /interviews/{held.id}/items/<n>/answers",
+        )
     try:
         answered = practice.answer_question(
             session,
@@ -84,7 +94,7 @@ def create_answer(
             question=question,
             raw_answer=body.answer,
             lang=lang,
-            now=datetime.now(UTC),
+            now=now,
         )
     except AnswerShapeError as exc:
         raise HTTPException(422, detail=shape_error_detail(exc, lang)) from None

@@ -126,6 +126,9 @@ def test_a_thirty_minute_interview_and_its_report(
     assert missing.status_code == 404 and "1..7" in missing.json()["detail"]
     malformed = api.post(f"{base}/3/answers", json={"answer": "B"})
     assert malformed.status_code == 422 and malformed.json()["detail"].startswith("Expected")
+    # The interview's questions cannot be answered around it, with feedback, while it runs.
+    around = api.post(f"/questions/{q2.id}/answers", json={"answer": right_answer(q2)})
+    assert around.status_code == 409 and f"interview {iv['id']}" in around.json()["detail"]
     second = api.post("/interviews", json={"minutes": 30})
     assert second.status_code == 409 and f"/interviews/{iv['id']}/finish" in second.json()["detail"]
 
@@ -173,6 +176,8 @@ def test_a_thirty_minute_interview_and_its_report(
     # (Only "next review in ..." moves on with the clock.)
     assert fixed(api.post(f"/interviews/{iv['id']}/finish").json()["report"]) == fixed(report)
     assert fixed(api.get(f"/interviews/{iv['id']}").json()["report"]) == fixed(report)
+    # Once it is over, they are ordinary questions again.
+    assert api.post(f"/questions/{q3.id}/answers", json={"answer": right_answer(q3)}).is_success
     listed = api.get("/interviews").json()
     assert [(i["id"], i["state"]) for i in listed] == [(iv["id"], "finished")]
 
