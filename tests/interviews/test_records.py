@@ -8,8 +8,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func
-from sqlmodel import Session, select
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import Column, Engine, Integer, MetaData, Table, func, inspect
+from sqlmodel import Session, SQLModel, select
 
 from api import db, interview_records
 from api.catalog import Exercise, load_catalog
@@ -98,3 +102,28 @@ def test_two_enders_feed_the_held_answer_once(
         end = T0 + timedelta(minutes=30) if ending == "expire" else later
         assert ended.ended_at is not None and ended.ended_at.replace(tzinfo=UTC) == end
         assert ended.mastery_after is not None and ended.mastery_after["rms_norm"] > 0
+
+
+def test_the_migrations_build_exactly_the_tables_the_models_declare(engine: Engine) -> None:
+    with engine.connect() as connection:
+        drift = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
+    assert drift == []
+    # The comparison does see a difference: a table the migrations never created.
+    declared = MetaData()
+    for table in SQLModel.metadata.tables.values():
+        table.to_metadata(declared)
+    Table("ghost", declared, Column("id", Integer, primary_key=True))
+    with engine.connect() as connection:
+        drift = compare_metadata(MigrationContext.configure(connection), declared)
+    assert [d[0] for d in drift] == ["add_table"]
+
+
+def test_the_interview_migration_goes_down_and_up_again(engine: Engine) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(db.MIGRATIONS))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, "0001")
+        assert not {"interview", "interviewattempt"} & set(inspect(connection).get_table_names())
+        command.upgrade(cfg, "head")
+        assert {"interview", "interviewattempt"} <= set(inspect(connection).get_table_names())
