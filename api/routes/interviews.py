@@ -221,11 +221,15 @@ def create_interview_submission(
     records.record_submission(
         session, row, position=position, submission_id=_submission_id(graded, outcome), at=now
     )
-    return records.SubmissionRecorded(
+    recorded = records.SubmissionRecorded(
         position=position,
         result=records.submission_result(outcome.get("verdict"), outcome.get("state", "")),
         remaining_seconds=records.remaining_seconds(row, now),
     )
+    if graded.status_code == 202:
+        # Queue mode: accepted, verdict to come; the report reads it from the submission row.
+        return JSONResponse(recorded.model_dump(mode="json"), status_code=202)
+    return recorded
 
 
 def _submission_id(graded: JSONResponse, outcome: dict[str, Any]) -> int:
