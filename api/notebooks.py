@@ -98,17 +98,21 @@ _LOCAL_CHECK_INTRO = """\
 ## Quick local check
 
 Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
-compares a few public cases, forward pass only, with {reference}. It is a sanity check and
-**does not replace the server's verdict**, which runs many more shapes and dtypes, the backward
-pass and the known-mistake diagnosis.
+compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+the backward pass and the known-mistake diagnosis.
+
+Reference: {reference}.
 """
 
 _LOCAL_CHECK_INTRO_ZH = """\
 ## 本地快速检查
 
 和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
-与{reference}对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的形状和
-dtype，还会检查反向传播并诊断已知错误。
+在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+形状和 dtype，还会检查反向传播并诊断已知错误。
+
+参考实现：{reference}。
 """
 
 _SUBMIT_INTRO = """\
@@ -148,17 +152,24 @@ The questions an interviewer asks about {title} once your code runs. They are se
 addnorm server (`GET /questions?topic={topic}`) and graded by it (`POST /questions/{{id}}/answers`),
 which explains each answer and cites the article it comes from.
 
-Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks (no token yet? run
-`{token}` once). Run the next cell to fetch the questions; pass `lang="zh"` for 中文.
+Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks. No token yet? Run this once
+in a cell: it creates a learner and sets the token in this kernel.
+
+```python
+{token}
+```
+
+Then run the next cell to fetch the questions; pass `lang="zh"` for 中文.
 
 <details><summary>中文</summary>
 
-代码写完之后，面试官关于「{title}」常问的问题。题目由 addnorm 服务器提供
-（`GET /questions?topic={topic}`）并判分（`POST /questions/{{id}}/answers`），判分时会解释答案，
-并注明出自哪篇文章。
+写完代码之后，面试官常会就{title_zh}继续追问，这里收录的就是这类题目。题目由 addnorm 服务器
+提供（`GET /questions?topic={topic}`）并判分（`POST /questions/{{id}}/answers`），判分时会解释
+答案，并注明出自哪篇文章。
 
-和练习 notebook 一样设置 `ADDNORM_URL` 与 `ADDNORM_TOKEN`（还没有 token 就先运行一次上面那行
-代码）。运行下一个单元格获取题目；想看中文，把 `lang="en"` 改成 `lang="zh"`。
+和练习 notebook 一样设置 `ADDNORM_URL` 与 `ADDNORM_TOKEN`。还没有 token？在任意单元格里运行
+一次上面那行代码：它会新建一个学习者，并把 token 设置到当前 kernel 中。然后运行下一个单元格
+获取题目；想看中文，把 `lang="en"` 改成 `lang="zh"`。
 
 </details>
 """
@@ -180,16 +191,16 @@ cell again as often as you like.
 </details>
 """
 
-# How a topic reads in a heading; a topic missing here is shown by its name.
+# How a topic reads in a heading, in English and Chinese; a topic missing here shows its name.
 _TOPIC_TITLES = {
-    "ffn": "the feed-forward network",
-    "residual": "residual connections",
-    "layer_norm": "LayerNorm",
-    "rms_norm": "RMSNorm",
-    "norm_placement": "Pre-Norm and Post-Norm",
-    "activations": "activation functions",
-    "batch_norm": "BatchNorm",
-    "training": "training numerics",
+    "ffn": ("the feed-forward network", "前馈网络（FFN）"),
+    "residual": ("residual connections", "残差连接"),
+    "layer_norm": ("LayerNorm", " LayerNorm "),
+    "rms_norm": ("RMSNorm", " RMSNorm "),
+    "norm_placement": ("Pre-Norm and Post-Norm", " Pre-Norm 与 Post-Norm "),
+    "activations": ("activation functions", "激活函数"),
+    "batch_norm": ("BatchNorm", " BatchNorm "),
+    "training": ("training numerics", "训练中的数值问题"),
 }
 
 
@@ -369,8 +380,10 @@ def _questions_cells(topic: str) -> list[_Cell]:
     # Fetched at run time rather than baked in: the bank changes without regenerating notebooks,
     # and the answer key never sits in a file a learner opens.
     name = f"questions-{topic}"
-    title = _TOPIC_TITLES.get(topic, topic)
-    intro = _QUESTIONS_MD.format(topic=topic, title=title, token=_TOKEN_ONE_LINER)
+    title, title_zh = _TOPIC_TITLES.get(topic, (topic, f" {topic} "))
+    intro = _QUESTIONS_MD.format(
+        topic=topic, title=title, title_zh=title_zh, token=_TOKEN_ONE_LINER
+    )
     return [
         _Cell(f"{name}-intro", "markdown", intro.strip()),
         _Cell(
@@ -423,7 +436,8 @@ def render_notebooks(repo_root: Path) -> dict[str, str]:
         (slug, _exercise_cells(slug, repo_root / "exercises" / slug, topic_of))
         for slug in exercise_slugs(repo_root)
     ]
-    named += [(questions_notebook(t), _questions_cells(t)) for t in question_topics(repo_root)]
+    topics = [t for t, count in bank.count_by_topic().items() if count]
+    named += [(questions_notebook(t), _questions_cells(t)) for t in topics]
     for name, cells in named:
         files[f"{name}.ipynb"], files[f"{name}.py"] = _notebook_texts(cells)
     return files

@@ -20,17 +20,24 @@
 # addnorm server (`GET /questions?topic=rms_norm`) and graded by it (`POST /questions/{id}/answers`),
 # which explains each answer and cites the article it comes from.
 #
-# Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks (no token yet? run
-# `import os; from addnorm_client import Client; os.environ["ADDNORM_TOKEN"] = Client().create_user("me")["token"]` once). Run the next cell to fetch the questions; pass `lang="zh"` for 中文.
+# Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks. No token yet? Run this once
+# in a cell: it creates a learner and sets the token in this kernel.
+#
+# ```python
+# import os; from addnorm_client import Client; os.environ["ADDNORM_TOKEN"] = Client().create_user("me")["token"]
+# ```
+#
+# Then run the next cell to fetch the questions; pass `lang="zh"` for 中文.
 #
 # <details><summary>中文</summary>
 #
-# 代码写完之后，面试官关于「RMSNorm」常问的问题。题目由 addnorm 服务器提供
-# （`GET /questions?topic=rms_norm`）并判分（`POST /questions/{id}/answers`），判分时会解释答案，
-# 并注明出自哪篇文章。
+# 写完代码之后，面试官常会就 RMSNorm 继续追问，这里收录的就是这类题目。题目由 addnorm 服务器
+# 提供（`GET /questions?topic=rms_norm`）并判分（`POST /questions/{id}/answers`），判分时会解释
+# 答案，并注明出自哪篇文章。
 #
-# 和练习 notebook 一样设置 `ADDNORM_URL` 与 `ADDNORM_TOKEN`（还没有 token 就先运行一次上面那行
-# 代码）。运行下一个单元格获取题目；想看中文，把 `lang="en"` 改成 `lang="zh"`。
+# 和练习 notebook 一样设置 `ADDNORM_URL` 与 `ADDNORM_TOKEN`。还没有 token？在任意单元格里运行
+# 一次上面那行代码：它会新建一个学习者，并把 token 设置到当前 kernel 中。然后运行下一个单元格
+# 获取题目；想看中文，把 `lang="en"` 改成 `lang="zh"`。
 #
 # </details>
 

@@ -321,17 +321,21 @@ class SwiGLUFFN(nn.Module):
 # ## Quick local check
 #
 # Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
-# compares a few public cases, forward pass only, with the formula `w2(silu(w1(x)) * w3(x))`, with random weights. It is a sanity check and
-# **does not replace the server's verdict**, which runs many more shapes and dtypes, the backward
-# pass and the known-mistake diagnosis.
+# compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+# check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+# the backward pass and the known-mistake diagnosis.
+#
+# Reference: The formula `w2(silu(w1(x)) * w3(x))`, with random weights.
 #
 # <details><summary>中文</summary>
 #
 # ## 本地快速检查
 #
 # 和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
-# 与公式 `w2(silu(w1(x)) * w3(x))`，权重取随机值对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的形状和
-# dtype，还会检查反向传播并诊断已知错误。
+# 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+# 形状和 dtype，还会检查反向传播并诊断已知错误。
+#
+# 参考实现：公式 `w2(silu(w1(x)) * w3(x))`，权重取随机值。
 #
 # </details>
 

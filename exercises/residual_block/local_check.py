@@ -1,4 +1,4 @@
-"""the formulas `x + sublayer(norm(x))` (pre-norm) and `norm(x + sublayer(x))` (post-norm),
+"""The formulas `x + sublayer(norm(x))` (pre-norm) and `norm(x + sublayer(x))` (post-norm),
 in eval mode, with a random `Linear` sublayer
 
 公式 `x + sublayer(norm(x))`（Pre-Norm）和 `norm(x + sublayer(x))`（Post-Norm），

@@ -1,4 +1,4 @@
-"""the formula `w2(silu(w1(x)) * w3(x))`, with random weights
+"""The formula `w2(silu(w1(x)) * w3(x))`, with random weights
 
 公式 `w2(silu(w1(x)) * w3(x))`，权重取随机值
 """
