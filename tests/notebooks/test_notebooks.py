@@ -274,3 +274,20 @@ def test_py_notebook_runs_as_a_plain_script(live_server: Any, tmp_path: Path) ->
     verdict_lines = [line for line in result.stdout.splitlines() if line.startswith(f"{slug}: ")]
     assert verdict_lines, result.stdout
     assert not verdict_lines[0].startswith(f"{slug}: PASSED")
+
+
+@pytest.mark.slow
+def test_the_token_one_liner_shown_in_the_notebook_works(
+    live_server: Any, run_notebook: Any
+) -> None:
+    # A learner with no token runs the one-liner the how-to shows, then submits: the verdict
+    # must come back (no "no token" notice), so the line is right, not just described.
+    slug = SLUGS[0]
+    nb = _read(slug)
+    how_to = _cell(nb, f"{slug}-how-to").source
+    one_liner = how_to.split("```python\n", 1)[1].split("```", 1)[0].strip()
+    assert "create_user" in one_liner and "ADDNORM_TOKEN" in one_liner
+    nb.cells.insert(0, nbformat.v4.new_code_cell(one_liner))
+    run_notebook(nb, {"ADDNORM_URL": live_server.url, "ADDNORM_TOKEN": ""})
+    verdict = _text(_cell(nb, f"{slug}-submit"))
+    assert "class='addnorm-verdict'" in verdict, verdict
