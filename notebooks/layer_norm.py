@@ -156,7 +156,7 @@
 #
 # 层归一化（LayerNorm）对每个 token 的特征向量单独处理：减去这个向量的均值，除以它的标准差，
 # 再逐特征乘上可学习的缩放参数、加上平移参数。它和 BatchNorm 不同，从不看 batch 里的其他样本，
-# 所以很适合 Transformer：序列长短不一、batch 很小、逐 token 自回归生成，算出来的结果都一样。
+# 所以很适合 Transformer：序列长短不一、batch 很小、逐 token 自回归生成，结果都不受影响。
 #
 # ## 要写什么
 #
@@ -189,7 +189,7 @@
 #
 # ## 不允许使用
 #
-# 直接把整件事做完的内置函数：`F.layer_norm`、`torch.layer_norm`、`torch.native_layer_norm`、
+# 一步到位完成整个计算的内置函数：`F.layer_norm`、`torch.layer_norm`、`torch.native_layer_norm`、
 # `nn.LayerNorm`、RMSNorm 的内置实现，以及拿来凑出同样效果的其他归一化（`F.group_norm`、
 # `F.instance_norm`、`F.batch_norm`、`nn.GroupNorm`），不管通过什么方式调用（起别名、`getattr`、
 # `torch.ops.aten`）。调用了它们的提交会被判为 *rejected*。其余都可以用：`mean`、`var`、
