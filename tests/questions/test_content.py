@@ -140,11 +140,24 @@ def test_sources_manifest_matches_material(bank: QuestionBank) -> None:
 
 def test_every_cited_source_is_in_manifest(bank: QuestionBank) -> None:
     manifest = yaml.safe_load((QUESTIONS_DIR / "_sources.yaml").read_text(encoding="utf-8"))
-    known = {(a["file"], s) for a in manifest["articles"] for s in a["sections"]}
+    known = {(a["title"], s) for a in manifest["articles"] for s in a["sections"]}
     for q in bank:
-        assert (q.source.file, q.source.section) in known, q.id
+        assert (q.source.article, q.source.section) in known, q.id
     # Each article is used.
-    assert {q.source.file for q in bank} == {a["file"] for a in manifest["articles"]}
+    assert {q.source.article for q in bank} == {a["title"] for a in manifest["articles"]}
+
+
+def test_no_text_names_a_material_file(bank: QuestionBank) -> None:
+    # Learners cannot open the material's files: an article is named by its title.
+    for q in bank:
+        texts = [q.prompt, q.prompt_zh, q.explanation, q.explanation_zh, *q.references]
+        if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
+            texts += [t for c in q.choices for t in (c.text, c.text_zh)]
+        for text in texts:
+            assert not re.search(r"\.txt\b|\b00[0-9]_[0-9a-f]{8}|(article|文章)\s*00[0-9]", text), (
+                q.id,
+                text[:80],
+            )
 
 
 # --------------------------------------------------------------------------- numbers, recomputed
