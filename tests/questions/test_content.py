@@ -80,8 +80,8 @@ def test_answer_keys_valid_for_type(bank: QuestionBank) -> None:
             case MultipleSelectQuestion():
                 assert q.answer and len(set(q.answer)) == len(q.answer)
                 assert all(0 <= i < len(q.choices) for i in q.answer)
-                # A multiple-select question where every option is right teaches nothing.
-                assert len(q.answer) < len(q.choices), q.id
+                # "Every option is right" is allowed on purpose: test_lint requires some, so that
+                # "there is always a wrong one" is not a trick that works.
             case TrueFalseQuestion():
                 assert isinstance(q.answer, bool)
             case NumericQuestion():
@@ -271,6 +271,13 @@ def _gpt2_init_std() -> float:
     return 0.02 / math.sqrt(2 * n_layer)
 
 
+def _layer_norm_dx(x: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+    x = x.detach().to(torch.float64).requires_grad_()
+    y = F.layer_norm(x, x.shape[-1:], eps=1e-5)
+    (dx,) = torch.autograd.grad(y, x, dy.to(torch.float64))
+    return dx
+
+
 VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
 
 RECOMPUTE: dict[str, Callable[[], float]] = {
@@ -286,6 +293,7 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "ln-constant-row": lambda: nn.LayerNorm(4)(torch.ones(2, 4)).abs().max().item(),
     "ln-count-normalisations": lambda: _n_normalisations((8, 128, 512), [512]),
     "ln-normalized-shape-two-dims": lambda: _n_normalisations((2, 3, 4), [3, 4]),
+    "ln-backward-value": lambda: _layer_norm_dx(VEC, torch.tensor([1.0, 0, 0, 0]))[0].item(),
     "bn-count-statistics": _bn_statistics,
     "bn-running-mean-update": _bn_running_mean,
     "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
@@ -431,3 +439,60 @@ def test_batch_norm_single_sample_raises() -> None:
 def test_fp16_eps_underflow() -> None:
     assert torch.tensor(1e-8).half().item() == 0.0
     assert torch.tensor(1e-6).half().item() > 0.0
+
+
+def test_layer_norm_backward_properties() -> None:
+    # ln-backward-properties and ln-backward-dx-formula, checked against autograd.
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(16, dtype=torch.float64, generator=gen) * 3 + 2
+    dy = torch.randn(16, dtype=torch.float64, generator=gen)
+    dx = _layer_norm_dx(x, dy)
+    sigma = torch.sqrt(x.var(unbiased=False) + 1e-5)
+    x_hat = (x - x.mean()) / sigma
+    formula = (dy - dy.mean() - x_hat * (dy * x_hat).mean()) / sigma
+    assert torch.allclose(dx, formula, atol=1e-12)
+    assert abs(dx.sum().item()) < 1e-12
+    assert abs((dx @ x_hat).item()) < 1e-4 * dx.norm().item()  # exactly 0 when eps = 0
+    assert torch.allclose(_layer_norm_dx(10 * x, dy), dx / 10, rtol=1e-4)
+    # dgamma sums dy * x_hat over every token.
+    xs = torch.randn(3, 5, 8, dtype=torch.float64, generator=gen)
+    ln = nn.LayerNorm(8, dtype=torch.float64)
+    dys = torch.randn(3, 5, 8, dtype=torch.float64, generator=gen)
+    ln(xs).backward(dys)
+    x_hats = F.layer_norm(xs, (8,))
+    assert ln.weight.grad is not None
+    assert torch.allclose(ln.weight.grad, (dys * x_hats).sum(dim=(0, 1)))
+
+
+def test_code_one_pass_variance_is_nan_on_offset_input(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "ln-one-pass-variance-code"))
+    x = 10000 + torch.tensor([[1.0, 2.0, 3.0, 4.0]])
+    naive = ns["layer_norm"](x)  # type: ignore[operator]
+    assert torch.isnan(naive).all()
+    assert torch.allclose(F.layer_norm(x, (4,)), F.layer_norm(x - 10000, (4,)), atol=1e-3)
+    y = torch.randn(4, 8)
+    assert torch.allclose(ns["layer_norm"](y), F.layer_norm(y, (8,)), atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("shape", "outcome"),
+    [
+        ((2, 3, 5), "error"),  # l != d: fails loudly
+        ((1, 4, 4), "silent"),  # b == 1 and l == d: right shape, wrong numbers
+        ((4, 4, 4), "silent"),  # b == l == d
+        ((3, 1, 4), "grows"),  # one token at a time, b > 1: broadcasts to (b, b, d)
+    ],
+)
+def test_mean_without_keepdim(shape: tuple[int, int, int], outcome: str) -> None:
+    # The claims of ln-mean-shape about (b, l, d) - (b, l).
+    x = torch.randn(*shape)
+    if outcome == "error":
+        with pytest.raises(RuntimeError):
+            x - x.mean(-1)
+        return
+    out = x - x.mean(-1)
+    if outcome == "silent":
+        assert out.shape == x.shape
+        assert not torch.allclose(out, x - x.mean(-1, keepdim=True))
+    else:
+        assert out.shape == (shape[0], shape[0], shape[2])
