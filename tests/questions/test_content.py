@@ -299,6 +299,8 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
     "rms-output-small-vector": lambda: F.rms_norm(VEC, (4,), eps=1e-6)[0].item(),
     "rms-param-count": lambda: _params(nn.RMSNorm(4096)),
+    "rms-eps-none-value": lambda: nn.RMSNorm(4)(torch.tensor([1e-3, 0, 0, 0]))[0].item(),
+    "rms-offset-output": lambda: F.rms_norm(VEC + 100, (4,), eps=1e-6)[0].item(),
     "np-count-norms-gpt2": lambda: 2 * 12 + 1,
     "act-sigmoid-max-derivative": _sigmoid_max_grad,
     "act-softmax-value": lambda: torch.softmax(VEC[:3], dim=0)[2].item(),
@@ -377,6 +379,8 @@ def test_code_rms_norm_keepdim(bank: QuestionBank) -> None:
     assert not torch.allclose(module(x), F.rms_norm(x, (8,), eps=1e-6), atol=1e-3)
     with pytest.raises(RuntimeError):
         module(torch.randn(2, 8, 8))
+    # One token at a time with batch > 1: no error, a (batch, batch, dim) output.
+    assert module(torch.randn(3, 1, 8)).shape == (3, 3, 8)
 
 
 def test_code_naive_softmax_nan(bank: QuestionBank) -> None:
@@ -496,3 +500,29 @@ def test_mean_without_keepdim(shape: tuple[int, int, int], outcome: str) -> None
         assert not torch.allclose(out, x - x.mean(-1, keepdim=True))
     else:
         assert out.shape == (shape[0], shape[0], shape[2])
+
+
+def test_rms_norm_default_eps_is_machine_epsilon() -> None:
+    # rms-eps-none and rms-eps-none-value: eps=None means finfo(float32).eps, not 1e-5 or 1e-6.
+    x = torch.tensor([1e-3, 0, 0, 0])
+    default = nn.RMSNorm(4)(x)
+    assert nn.RMSNorm(4).eps is None
+    assert torch.allclose(default, F.rms_norm(x, (4,), eps=torch.finfo(torch.float32).eps))
+    assert default[0].item() == pytest.approx(1.6457, abs=1e-3)
+    assert F.rms_norm(x, (4,), eps=1e-6)[0].item() == pytest.approx(0.894, abs=1e-3)
+
+
+def test_rms_norm_backward_direction() -> None:
+    # rms-backward-direction: orthogonal to x, scales as 1/c, does not sum to zero.
+    gen = torch.Generator().manual_seed(1)
+    x = (torch.randn(16, dtype=torch.float64, generator=gen) + 1).requires_grad_()
+    dy = torch.randn(16, dtype=torch.float64, generator=gen)
+    (dx,) = torch.autograd.grad(F.rms_norm(x, (16,), eps=0.0), x, dy)
+    assert abs((dx @ x).item()) < 1e-10
+    assert abs(dx.sum().item()) > 1e-3
+    x2 = (2 * x.detach()).requires_grad_()
+    (dx2,) = torch.autograd.grad(F.rms_norm(x2, (16,), eps=0.0), x2, dy)
+    assert torch.allclose(dx2, dx / 2)
+    rms = x.detach().pow(2).mean().sqrt()
+    y = x.detach() / rms
+    assert torch.allclose(dx, (dy - y * (dy * y).mean()) / rms)
