@@ -223,6 +223,18 @@ def _variance_scale() -> float:
     return c
 
 
+def _residual_stream_variance(blocks: int) -> float:
+    # Simulate the stream; the key is the exact sum, the simulation must land within 2% of it.
+    gen = torch.Generator().manual_seed(0)
+    stream = torch.randn(400_000, dtype=torch.float64, generator=gen)
+    for _ in range(blocks):
+        stream = stream + torch.randn(400_000, dtype=torch.float64, generator=gen)
+    measured = stream.var().item()
+    exact = float(blocks + 1)
+    assert abs(measured - exact) / exact < 0.02
+    return exact
+
+
 def _n_normalisations(shape: tuple[int, ...], normalized: list[int]) -> float:
     x = torch.randn(*shape)
     _, mean, _ = torch.native_layer_norm(x, normalized, None, None, 1e-5)
@@ -289,6 +301,8 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "ffn-bottleneck-params": _bottleneck_ffn,
     "res-three-layer-gradient": _three_layer_grad,
     "res-sqrt-half-scaling": _variance_scale,
+    "res-stream-variance-growth": lambda: _residual_stream_variance(24),
+    "res-projection-shortcut-params": lambda: _params(nn.Conv2d(256, 512, 1, bias=False)),
     "ln-output-small-vector": lambda: F.layer_norm(VEC, (4,), eps=1e-5)[0].item(),
     "ln-constant-row": lambda: nn.LayerNorm(4)(torch.ones(2, 4)).abs().max().item(),
     "ln-count-normalisations": lambda: _n_normalisations((8, 128, 512), [512]),
