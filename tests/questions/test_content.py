@@ -316,6 +316,7 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "rms-eps-none-value": lambda: nn.RMSNorm(4)(torch.tensor([1e-3, 0, 0, 0]))[0].item(),
     "rms-offset-output": lambda: F.rms_norm(VEC + 100, (4,), eps=1e-6)[0].item(),
     "np-count-norms-gpt2": lambda: 2 * 12 + 1,
+    "np-deepnorm-alpha": lambda: (2 * 64) ** 0.25,
     "act-sigmoid-max-derivative": _sigmoid_max_grad,
     "act-softmax-value": lambda: torch.softmax(VEC[:3], dim=0)[2].item(),
     "act-silu-value": lambda: F.silu(torch.tensor(1.0, dtype=torch.float64)).item(),
