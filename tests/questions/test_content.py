@@ -256,6 +256,48 @@ def _bn_running_mean() -> float:
     return bn.running_mean.item()
 
 
+def _padded_variance() -> float:
+    real = torch.tensor([1.9, 2.1], dtype=torch.float64).repeat(50)  # mean 2, variance 0.01
+    batch = torch.cat([real, torch.zeros(100, dtype=torch.float64)])
+    bn = nn.BatchNorm1d(1, momentum=1.0, dtype=torch.float64)  # running_var := batch variance
+    bn(batch.view(-1, 1))
+    assert bn.running_var is not None
+    # running_var is unbiased; BatchNorm normalises with the biased one.
+    n = batch.numel()
+    p = 0.5
+    formula = p * 0.01 + p * (1 - p) * 2.0**2
+    assert bn.running_var.item() * (n - 1) / n == pytest.approx(formula, rel=1e-9)
+    return batch.var(unbiased=False).item()
+
+
+def _folded_bias() -> float:
+    linear = nn.Linear(1, 1)
+    bn = nn.BatchNorm1d(1, eps=0.0)
+    with torch.no_grad():
+        linear.weight.fill_(2.0)
+        linear.bias.fill_(1.0)
+        bn.running_mean.fill_(3.0)  # type: ignore[union-attr]
+        bn.running_var.fill_(4.0)  # type: ignore[union-attr]
+        bn.bias.fill_(0.5)
+    bn.eval()
+    assert bn.running_var is not None and bn.running_mean is not None
+    s = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+    folded = nn.Linear(1, 1)
+    with torch.no_grad():
+        folded.weight.copy_(linear.weight * s[:, None])
+        folded.bias.copy_(s * (linear.bias - bn.running_mean) + bn.bias)
+    x = torch.randn(16, 1)
+    assert torch.allclose(folded(x), bn(linear(x)), atol=1e-6)
+    return folded.bias.item()
+
+
+def _group_norm_means(shape: tuple[int, ...], groups: int) -> float:
+    x = torch.randn(*shape)
+    n, c = shape[:2]
+    _, mean, _ = torch.native_group_norm(x, None, None, n, c, x[0, 0].numel(), groups, 1e-5)
+    return mean.numel()
+
+
 def _sigmoid_max_grad() -> float:
     x = torch.linspace(-6, 6, 12001, dtype=torch.float64, requires_grad=True)
     (grad,) = torch.autograd.grad(torch.sigmoid(x).sum(), x)
@@ -311,6 +353,9 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "bn-count-statistics": _bn_statistics,
     "bn-running-mean-update": _bn_running_mean,
     "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
+    "bn-padding-variance": _padded_variance,
+    "bn-fold-bias-value": _folded_bias,
+    "bn-group-norm-count": lambda: _group_norm_means((4, 64, 32, 32), 8),
     "rms-output-small-vector": lambda: F.rms_norm(VEC, (4,), eps=1e-6)[0].item(),
     "rms-param-count": lambda: _params(nn.RMSNorm(4096)),
     "rms-eps-none-value": lambda: nn.RMSNorm(4)(torch.tensor([1e-3, 0, 0, 0]))[0].item(),
@@ -541,3 +586,31 @@ def test_rms_norm_backward_direction() -> None:
     rms = x.detach().pow(2).mean().sqrt()
     y = x.detach() / rms
     assert torch.allclose(dx, (dy - y * (dy * y).mean()) / rms)
+
+
+def test_fold_matches_eval_mode_only() -> None:
+    # bn-fold-train-mode: folding reproduces eval mode; training mode uses batch statistics.
+    torch.manual_seed(0)
+    linear, bn = nn.Linear(4, 3), nn.BatchNorm1d(3)
+    model = nn.Sequential(linear, bn)
+    model.train()
+    for _ in range(20):
+        model(torch.randn(64, 4) * 2 + 1)
+    assert bn.running_var is not None and bn.running_mean is not None
+    s = (bn.weight / torch.sqrt(bn.running_var + bn.eps)).detach()
+    folded = nn.Linear(4, 3)
+    with torch.no_grad():
+        folded.weight.copy_(linear.weight * s[:, None])
+        folded.bias.copy_(s * (linear.bias - bn.running_mean) + bn.bias)
+    x = torch.randn(256, 4) * 2 + 1
+    model.eval()
+    assert torch.allclose(folded(x), model(x), atol=1e-5)
+    model.train()
+    assert not torch.allclose(folded(x), model(x), atol=1e-3)
+
+
+def test_group_norm_special_cases() -> None:
+    # bn-group-norm-axes: G = 1 is LayerNorm over (C, H, W), G = C is InstanceNorm.
+    x = torch.randn(2, 6, 5, 5)
+    assert torch.allclose(F.group_norm(x, 1), F.layer_norm(x, x.shape[1:]), atol=1e-5)
+    assert torch.allclose(F.group_norm(x, 6), F.instance_norm(x), atol=1e-5)
