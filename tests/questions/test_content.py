@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 import yaml
 from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
 
 from api.questions import (
     LANGS,
@@ -206,6 +207,19 @@ def _bottleneck_ffn() -> float:
     return _params(net)
 
 
+def _llama_hidden(dim: int, multiple_of: int) -> int:
+    # LLaMA's FeedForward: hidden = int(2 * 4 * dim / 3), rounded up to a multiple of multiple_of.
+    hidden = int(2 * (4 * dim) / 3)
+    return multiple_of * ((hidden + multiple_of - 1) // multiple_of)
+
+
+def _forward_flops(module: nn.Module, dim: int) -> float:
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        module(torch.randn(1, dim))
+    return counter.get_total_flops()
+
+
 def _three_layer_grad() -> float:
     x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
     y = x
@@ -341,6 +355,9 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "ffn-swiglu-matched-width": _matched_swiglu_width,
     "ffn-share-of-params": _ffn_share,
     "ffn-bottleneck-params": _bottleneck_ffn,
+    "ffn-llama-hidden-size": lambda: _llama_hidden(4096, 256),
+    "ffn-llama-ffn-params": lambda: _params(_SwiGLU(4096, _llama_hidden(4096, 256))),
+    "ffn-forward-flops": lambda: _forward_flops(_ffn(512, 2048, bias=False), 512),
     "res-three-layer-gradient": _three_layer_grad,
     "res-sqrt-half-scaling": _variance_scale,
     "res-stream-variance-growth": lambda: _residual_stream_variance(24),
@@ -614,3 +631,19 @@ def test_group_norm_special_cases() -> None:
     x = torch.randn(2, 6, 5, 5)
     assert torch.allclose(F.group_norm(x, 1), F.layer_norm(x, x.shape[1:]), atol=1e-5)
     assert torch.allclose(F.group_norm(x, 6), F.instance_norm(x), atol=1e-5)
+
+
+def test_matched_swiglu_flops() -> None:
+    # ffn-matched-swiglu-facts: same weights and the same matmul FLOPs at width 8d/3.
+    d = 96
+    relu, swiglu = _ffn(d, 4 * d, bias=False), _SwiGLU(d, 8 * d // 3)
+    assert _params(relu) == _params(swiglu) == 8 * d * d
+
+    def run(m: _SwiGLU) -> torch.Tensor:
+        x = torch.randn(1, d)
+        return m.w2(F.silu(m.w1(x)) * m.w3(x))
+
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        run(swiglu)
+    assert counter.get_total_flops() == _forward_flops(relu, d) == 2 * 8 * d * d
