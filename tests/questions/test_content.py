@@ -318,6 +318,13 @@ def _sigmoid_max_grad() -> float:
     return grad.max().item()
 
 
+def _cross_entropy_grad() -> float:
+    z = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    (grad,) = torch.autograd.grad(F.cross_entropy(z[None], torch.tensor([2])), z)
+    assert torch.allclose(grad, torch.softmax(z.detach(), 0) - torch.tensor([0, 0, 1.0]).double())
+    return grad[2].item()
+
+
 def _fp16_square_overflow() -> float:
     for n in range(1, 1000):
         if torch.isinf(torch.tensor(float(n), dtype=torch.float16) ** 2):
@@ -383,6 +390,7 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "act-softmax-value": lambda: torch.softmax(VEC[:3], dim=0)[2].item(),
     "act-silu-value": lambda: F.silu(torch.tensor(1.0, dtype=torch.float64)).item(),
     "act-gelu-value": lambda: F.gelu(torch.tensor(1.0, dtype=torch.float64)).item(),
+    "act-cross-entropy-grad": _cross_entropy_grad,
     "tr-fp16-max": lambda: torch.finfo(torch.float16).max,
     "tr-fp16-square-overflow": _fp16_square_overflow,
     "tr-gpt2-scaled-init": _gpt2_init_std,
@@ -647,3 +655,34 @@ def test_matched_swiglu_flops() -> None:
     with counter, torch.no_grad():
         run(swiglu)
     assert counter.get_total_flops() == _forward_flops(relu, d) == 2 * 8 * d * d
+
+
+def test_gelu_approximation_errors() -> None:
+    # act-gelu-approximations: tanh form about 5e-4, sigmoid form about 2e-2.
+    x = torch.linspace(-8, 8, 160_001, dtype=torch.float64)
+    exact = F.gelu(x)
+    tanh_error = (exact - F.gelu(x, approximate="tanh")).abs().max().item()
+    sigmoid_error = (exact - x * torch.sigmoid(1.702 * x)).abs().max().item()
+    assert 3e-4 < tanh_error < 6e-4
+    assert 1.5e-2 < sigmoid_error < 2.5e-2
+
+
+def test_softmax_backward_formula() -> None:
+    # act-softmax-backward and act-softmax-properties.
+    gen = torch.Generator().manual_seed(2)
+    z = torch.randn(3, 5, dtype=torch.float64, generator=gen).requires_grad_()
+    g = torch.randn(3, 5, dtype=torch.float64, generator=gen)
+    s = torch.softmax(z, -1)
+    (dz,) = torch.autograd.grad(s, z, g)
+    s = s.detach()
+    assert torch.allclose(dz, s * (g - (g * s).sum(-1, keepdim=True)))
+    assert torch.allclose(dz.sum(-1), torch.zeros(3, dtype=torch.float64), atol=1e-12)
+    assert not torch.allclose(torch.softmax(2 * z, -1), s)
+    assert torch.softmax(z / 3, -1).max() < s.max()
+
+
+def test_code_log_of_softmax_underflows(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "act-log-of-softmax-code"))
+    logits = torch.tensor([0.0, -200.0])
+    assert torch.isinf(ns["nll"](logits, 1))  # type: ignore[operator]
+    assert -F.log_softmax(logits, -1)[1].item() == pytest.approx(200.0)
