@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn.functional as F
+import torch.utils.checkpoint
 import yaml
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
@@ -395,6 +396,8 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-fp16-square-overflow": _fp16_square_overflow,
     "tr-gpt2-scaled-init": _gpt2_init_std,
     "tr-kaiming-std": _kaiming_std,
+    "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + 2,
+    "tr-bf16-eps": lambda: torch.finfo(torch.bfloat16).eps,
 }
 
 
@@ -686,3 +689,47 @@ def test_code_log_of_softmax_underflows(bank: QuestionBank) -> None:
     logits = torch.tensor([0.0, -200.0])
     assert torch.isinf(ns["nll"](logits, 1))  # type: ignore[operator]
     assert -F.log_softmax(logits, -1)[1].item() == pytest.approx(200.0)
+
+
+def _saved_bytes(run: Callable[[], torch.Tensor]) -> int:
+    saved: list[int] = []
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        saved.append(t.numel() * t.element_size())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        run()
+    return sum(saved)
+
+
+def test_checkpointing_keeps_only_block_inputs() -> None:
+    # tr-checkpoint-peak-memory / tr-checkpoint-what-it-saves: forward keeps block inputs only.
+    torch.manual_seed(0)
+    blocks = [nn.Sequential(nn.Linear(64, 256), nn.GELU(), nn.Linear(256, 64)) for _ in range(6)]
+    x = torch.randn(32, 64, requires_grad=True)
+
+    def plain() -> torch.Tensor:
+        h = x
+        for b in blocks:
+            h = h + b(h)
+        return h
+
+    def checkpointed() -> torch.Tensor:
+        h = x
+        for b in blocks:
+            h = h + torch.utils.checkpoint.checkpoint(b, h, use_reentrant=False)
+        return h
+
+    full, kept = _saved_bytes(plain), _saved_bytes(checkpointed)
+    block_input = x.numel() * x.element_size()
+    assert kept == len(blocks) * block_input  # one input per block
+    assert full > 5 * kept
+    assert torch.allclose(plain(), checkpointed())
+
+
+def test_bfloat16_rounding() -> None:
+    # tr-bf16-eps and tr-bf16-vs-fp16.
+    assert (torch.tensor(256.0, dtype=torch.bfloat16) + 1).item() == 256.0
+    assert torch.finfo(torch.bfloat16).max > 1e38 and torch.finfo(torch.float16).max == 65504
+    assert torch.tensor(1e-8, dtype=torch.bfloat16).item() > 0
