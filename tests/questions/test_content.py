@@ -31,13 +31,17 @@ from api.questions import (
 from tests.questions.conftest import QUESTIONS_DIR, REPO
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+# Chinese characters and full-width punctuation: no space belongs between two of them (a folded
+# YAML line break inside Chinese prose turns into one, which reads as a typo).
+_CJK_CHAR = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
+CJK_GAP = re.compile(rf"{_CJK_CHAR}\s+{_CJK_CHAR}")
 
 
 def test_bank_size_and_coverage(bank: QuestionBank) -> None:
-    assert len(bank) >= 80
+    assert len(bank) >= 160
     by_topic = bank.count_by_topic()
     assert set(by_topic) == set(TOPICS)
-    assert all(n >= 6 for n in by_topic.values()), by_topic
+    assert all(n >= 8 for n in by_topic.values()), by_topic
     # Every type is represented, and spot-the-bug questions exist in more than one topic.
     by_type = bank.count_by_type()
     assert all(by_type[t] >= 5 for t in QUESTION_TYPES), by_type
@@ -61,9 +65,12 @@ def test_every_question_bilingual(bank: QuestionBank) -> None:
             assert en.strip() and zh.strip(), q.id
             assert CJK.search(zh), f"{q.id}: zh text has no Chinese"
             assert not CJK.search(en), f"{q.id}: English text contains Chinese: {en[:60]}"
+        for zh in (q.prompt_zh, q.explanation_zh):
+            assert not CJK_GAP.search(zh), f"{q.id}: space inside Chinese: {CJK_GAP.search(zh)}"
         if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
             for c in q.choices:
                 assert c.text.strip() and c.text_zh.strip(), q.id
+                assert not CJK_GAP.search(c.text_zh), q.id
                 assert not CJK.search(c.text), f"{q.id}: English choice contains Chinese"
             # Choice texts that are not formulas or code should be translated, not copied.
             translated = [c for c in q.choices if c.text != c.text_zh]
