@@ -688,6 +688,9 @@ def test_softmax_backward_formula() -> None:
     assert torch.allclose(dz, s * (g - (g * s).sum(-1, keepdim=True)))
     assert torch.allclose(dz.sum(-1), torch.zeros(3, dtype=torch.float64), atol=1e-12)
     assert not torch.allclose(torch.softmax(2 * z, -1), s)
+    # act-log-softmax-backward: dz = g - softmax(z) * sum(g).
+    (dz_log,) = torch.autograd.grad(F.log_softmax(z, -1), z, g)
+    assert torch.allclose(dz_log, g - s * g.sum(-1, keepdim=True))
     assert torch.softmax(z / 3, -1).max() < s.max()
 
 
