@@ -10,6 +10,7 @@ and fail the build when one of them works again.
 
 from __future__ import annotations
 
+import re
 import statistics
 import sys
 from collections import Counter
@@ -43,6 +44,12 @@ TRUE_SHARE_RANGE = (0.40, 0.60)
 # no choice is more than this many times the shortest (in characters, in each language).
 MAX_KEY_TO_OTHERS = 1.6
 MAX_LONGEST_TO_SHORTEST = 4.0
+# Register: a key that is the only choice giving a reason ("because ...", "所以……") is a tell.
+MAX_ONLY_KEY_REASONS_SHARE = 0.10
+REASON = {
+    "en": re.compile(r"\b(because|since|so that|so|which|thanks to)\b", re.IGNORECASE),
+    "zh": re.compile(r"因为|所以|使|这样|从而|以便|由于"),
+}
 
 
 def _text(choice_texts: Sequence[tuple[str, str]], lang: Lang) -> list[str]:
@@ -145,6 +152,12 @@ def quotes_an_article(q: Question) -> bool:
     return "article" in q.prompt.lower()
 
 
+def only_key_gives_a_reason(q: OneKey, lang: Lang) -> bool:
+    texts = [c.text if lang == "en" else c.text_zh for c in q.choices]
+    reasons = [bool(REASON[lang].search(t)) for t in texts]
+    return reasons[q.answer] and sum(reasons) == 1
+
+
 @dataclass(frozen=True)
 class LengthOutlier:
     question_id: str
@@ -226,6 +239,13 @@ def test_choices_are_comparable_in_length(bank: QuestionBank) -> None:
     assert length_outliers(bank) == []
 
 
+def test_key_is_not_the_only_choice_with_a_reason(bank: QuestionBank) -> None:
+    questions = _one_key(bank)
+    for lang in LANGS:
+        offenders = [q.id for q in questions if only_key_gives_a_reason(q, lang)]
+        assert len(offenders) <= MAX_ONLY_KEY_REASONS_SHARE * len(questions), (lang, offenders)
+
+
 # --------------------------------------------------------------------------- the lint on itself
 
 
@@ -256,6 +276,9 @@ def test_lint_measures_what_it_claims() -> None:
     assert _all_but_shortest([3, 1, 5, 4]) == {0, 2, 3}
     assert _longest_half([3, 1, 5, 4]) == {2, 3}
     assert _only_longest([3, 1, 5, 4]) == {2}
+    because = _fake(1, ["x", "y, because z", "w", "v"])
+    assert only_key_gives_a_reason(because, "en")
+    assert not only_key_gives_a_reason(_fake(1, ["x, so q", "y, because z", "w", "v"]), "en")
 
 
 def print_figures(bank: QuestionBank) -> None:
@@ -284,6 +307,9 @@ def print_figures(bank: QuestionBank) -> None:
     out(f"true/false: {len(tf)}, true {sum(q.answer for q in tf)}; ")
     out(f"quoting an article: {len(quoting)}, true {sum(q.answer for q in quoting)}\n")
     out(f"length outliers (question, language): {len(length_outliers(bank))}\n")
+    for lang in LANGS:
+        n = sum(only_key_gives_a_reason(q, lang) for q in one_key)
+        out(f"  [{lang}] key is the only choice giving a reason: {n}/{len(one_key)}\n")
 
 
 if __name__ == "__main__":
