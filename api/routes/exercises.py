@@ -22,6 +22,7 @@ def read_exercises(
             "slug": e.slug,
             "title": e.title(lang),
             "topic": e.meta.topic,
+            "topics": list(e.meta.topics),
             "difficulty": e.meta.difficulty,
             "status": mine[e.slug]["status"],
         }
@@ -36,6 +37,8 @@ def read_exercise(exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en") -
         "slug": exercise.slug,
         "title": exercise.title(lang),
         "topic": exercise.meta.topic,
+        "topics": list(exercise.meta.topics),
+        "kind": exercise.spec.kind,
         "difficulty": exercise.meta.difficulty,
         "lang": lang,
         "prompt": exercise.prompt[lang],
