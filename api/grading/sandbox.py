@@ -18,7 +18,8 @@ Layers, in the order they are applied (the order matters, see ``apply_layers``):
 ``uid``           a per-slot unprivileged uid/gid when running as root
 ``capabilities``  every capability dropped (a root child without the uid switch keeps uid 0
                   but can no longer raise its rlimits, override file modes or signal anyone)
-``seccomp``       an allowlist of system calls; no new processes, exec, sockets, ptrace, ...
+``seccomp``       an allowlist of system calls; one thread (a second one is death by SIGSYS),
+                  no new processes, exec, sockets, ptrace, ...
 
 Linux x86_64 only (syscall numbers below); ``probe()`` reports a layer unavailable elsewhere.
 """
@@ -366,6 +367,7 @@ def _mapped_library_dirs() -> list[str]:
 # The calls a warm torch process needs for forward/backward, Python's own runtime (imports from
 # allowed directories, threads, signals, time) and nothing that reaches outside the process.
 # Everything else answers EPERM: new processes (fork/vfork/clone without CLONE_THREAD), exec,
+# (a new thread is not EPERM but death by SIGSYS, see _seccomp_filter),
 # socket(), ptrace, process_vm_*, io_uring, bpf, unshare/setns, mount, keyctl, perf_event_open,
 # personality, chroot, module loading, setsid, set*id, kill of other processes, ...
 _ALLOWED_NAMES = """
@@ -429,7 +431,10 @@ def _syscall_numbers(sc: Any) -> dict[str, int]:
     return _numbers
 
 
-def _seccomp_filter(sc: Any, pid: int) -> Any:
+def _seccomp_filter(sc: Any, pid: int, *, threads: bool = False) -> Any:
+    """The allowlist. A child runs on one thread: starting another kills it (``thread_cap``),
+    so ``torch.set_num_threads(32)`` cannot take every core, root or not; RLIMIT_NPROC alone
+    needs a per-slot uid. ``threads=True`` is for the tests of the filter itself."""
     nr = _syscall_numbers(sc)
     f = sc.SyscallFilter(sc.ERRNO(errno.EPERM))
     allow = sc.ALLOW
@@ -443,7 +448,14 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["openat2"])
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["clone3"])
     thread_only = _CLONE_THREAD | _CLONE_NEW_NAMESPACES
-    f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, thread_only, _CLONE_THREAD))
+    if threads:
+        f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, thread_only, _CLONE_THREAD))
+    else:
+        # Killed, not EPERM: libgomp exits(1) silently when a thread cannot start, while SIGSYS
+        # (which nothing else here raises) lets the verdict say exactly what happened.
+        f.add_rule(
+            sc.KILL_PROCESS, nr["clone"], sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD)
+        )
     for request in _IOCTLS:
         f.add_rule(allow, nr["ioctl"], sc.Arg(1, sc.EQ, request))
     for cmd in _FCNTLS:
@@ -459,11 +471,25 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     return f
 
 
-def _apply_seccomp() -> None:
+def _apply_seccomp(*, threads: bool = False) -> None:
     sc = _load_seccomp()
     if sc is None:
         raise SandboxError(f"seccomp: libseccomp unavailable ({_seccomp_error})")
-    _seccomp_filter(sc, os.getpid()).load()
+    _seccomp_filter(sc, os.getpid(), threads=threads).load()
+
+
+def thread_cap(layers: Collection[Layer], limits: Limits) -> LayerStatus:
+    """How a child's threads (hence its share of the CPU) are bounded, for /health."""
+    if Layer.SECCOMP in layers:
+        also = (
+            f"; RLIMIT_NPROC {limits.tasks} under the per-slot uid" if Layer.UID in layers else ""
+        )
+        return LayerStatus(True, f"one thread: seccomp kills a child that starts another{also}")
+    if Layer.UID in layers and Layer.RLIMITS in layers:
+        return LayerStatus(True, f"RLIMIT_NPROC {limits.tasks} tasks under the per-slot uid")
+    return LayerStatus(
+        False, "no cap: without seccomp or a per-slot uid a child may use every core"
+    )
 
 
 # --- the other layers ----------------------------------------------------------------------------

@@ -142,7 +142,8 @@ EPERM = r"PermissionError|Operation not permitted|Permission denied"
 MEMORY = r"MemoryError|can't allocate memory|Cannot allocate memory"
 WRONG = r"cases failed"
 ENDED = r"ended the process before it answered"
-SEGV = ENDED + r" \(killed by SIGSEGV\)"
+SEGV = ENDED + r" \(killed by SIGSEGV: "
+THREADS = ENDED + r" \(killed by SIGSYS: your code started more threads than the sandbox allows"
 TOO_LONG = r"ran longer than the"
 
 
@@ -707,9 +708,23 @@ PROCESSES = [
             except RuntimeError as e:
                 raise RuntimeError(f"stopped after {started} threads: {e}") from None
         """),
-        ERROR,
+        CRASHED,
         effects=("processes",),
-        reason=r"stopped after \d+ threads: can't start new thread",
+        reason=THREADS,
+    ),
+    Attack(
+        # An honest mistake as much as an attack: without a cap it holds every core for seconds
+        # (as a non-root service, before the one-thread rule) and still passes.
+        "set_num_threads_32_and_a_matmul_loop",
+        in_forward("""
+            torch.set_num_threads(32)
+            a = torch.randn(512, 512)
+            for _ in range(10):
+                a = torch.tanh(a @ a / 512)
+        """),
+        CRASHED,
+        reason=THREADS,
+        control=True,
     ),
     Attack(
         "unshare_namespaces",
@@ -1264,12 +1279,8 @@ BENIGN = {
         a.close()
         b.close()
     """),
-    "thread_and_small_print": in_forward("""
-        out = []
-        t = threading.Thread(target=lambda: out.append(int(x.numel())))
-        t.start()
-        t.join()
-        print("benign-output", out[0] > 0)
+    "small_print": in_forward("""
+        print("benign-output", int(x.numel()) > 0)
     """),
     "read_the_standard_library": at_import("""
         import json
