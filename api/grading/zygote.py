@@ -28,7 +28,7 @@ import torch
 
 torch.set_num_threads(1)
 
-from api.grading import deaths, frames, harness, sandbox, wire  # noqa: E402
+from api.grading import deaths, frames, harness, sandbox, tripwire, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
 EXIT_RECYCLE = 75  # a slot server that served its one job
@@ -105,6 +105,7 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
             os.close(job_w)
             os.close(result_r)
             sandbox.lock_down(slot=slot, keep_fds=[job_r, result_w], profile=profile, limits=limits)
+            tripwire.arm()  # from now on the harness's guard removes banned kernels for good
             job = _read_to_eof(job_r)
             os.close(job_r)
             frames.write_all(result_w, harness.run_job(job))
