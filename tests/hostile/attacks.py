@@ -1255,6 +1255,219 @@ FORMER_BUGS = [
     ),
 ]
 
+
+def forged_frame_with_blob(head: str, blob: str) -> str:
+    """Like ``forged_frame``, with a data blob after the header (expressions, bytes)."""
+    return stub(
+        before=f"""
+        import json, struct
+        head = {head}
+        blob = {blob}
+        for fd in range(3, 64):
+            try:
+                os.write(fd, struct.pack(">I", len(head)) + head + blob)
+            except OSError:
+                pass
+        os._exit(0)
+        """
+    )
+
+
+# Round two (issue 8): what the service decodes, parses and stores around the sandbox. Run by
+# ``test_service_bounds.py`` with the service's memory, its database and the listings watched.
+LAYER_NORM_BY_NAME = 'getattr(torch.nn.functional, "layer" + "_norm")'
+ROUND_TWO: dict[str, list[Attack]] = {
+    "forged frames": [
+        Attack(
+            "forged_overlapping_tensor_descriptors",
+            forged_frame_with_blob(
+                'json.dumps({"tensors": [{"key": f"{i}.output", "dtype": "float32", '
+                '"shape": [16384], "offset": 0, "nbytes": 65536} for i in range(5000)]}).encode()',
+                "bytes(65536)",
+            ),
+            CRASHED,
+            reason=ENDED,
+            extra=bounded_response,
+        ),
+        Attack(
+            "forged_integer_over_4300_digits",
+            forged_frame('b\'{"stdout": \' + b"9" * 5000 + b"}"'),
+            CRASHED,
+            reason=ENDED,
+        ),
+        Attack(
+            "forged_shape_whose_product_overflows",
+            forged_frame(
+                'json.dumps({"tensors": [{"key": "0.output", "dtype": "float64", '
+                '"shape": [2**40, 2**40, 2**40], "offset": 0, "nbytes": 0}]}).encode()'
+            ),
+            CRASHED,
+            reason=ENDED,
+        ),
+        Attack(
+            "forged_huge_parameter_info",
+            forged_frame(
+                'json.dumps({"cases": [{"name": f"c{c}", "parameters": {f"p{i}" * 20: '
+                "[10**19] * 8 for i in range(1000)}} for c in range(40)]}).encode()"
+            ),
+            frozenset({"failed", "error", "crashed"}),
+            reason=".",
+            extra=bounded_response,
+        ),
+        Attack(
+            "forged_lone_surrogates_everywhere",
+            forged_frame(
+                'json.dumps({"stdout": "\\ud800" * 100, "stderr": "\\udfff", '
+                '"load_error": {"type": "\\ud800", "message": "\\udc00"}}).encode()'
+            ),
+            ERROR,
+            reason="raised",
+        ),
+    ],
+    "child deaths": [
+        Attack(
+            "killed_by_a_real_time_signal",
+            in_forward("""
+                os.kill(os.getpid(), signal.SIGRTMIN + 3)
+                time.sleep(5)
+            """),
+            CRASHED,
+            reason=ENDED + r" \(killed by SIGRTMIN\+3",
+        ),
+        Attack(
+            "killed_by_signal_64",
+            in_init("""
+                os.kill(os.getpid(), 64)
+                time.sleep(5)
+            """),
+            CRASHED,
+            reason=ENDED + r" \(killed by SIGRTMAX",
+        ),
+    ],
+    "static check": [
+        Attack(
+            "ten_thousand_unary_minus",
+            custom("x = " + "-" * 60_000 + "1\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+        Attack(
+            "nested_lambdas",
+            custom("x = " + "lambda: " * 7_000 + "1\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+        Attack(
+            "chained_calls",
+            custom("x = f" + "()" * 30_000 + "\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+    ],
+    "banned API bypasses": [
+        Attack(
+            "disable_torch_function_around_the_banned_builtin",
+            custom(f"""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        with torch._C.DisableTorchFunction():
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "disable_torch_function_subclass_around_the_banned_builtin",
+            custom(f"""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        with torch._C.DisableTorchFunctionSubclass():
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "empty_the_tripwire_through_gc",
+            custom(f"""
+                import gc
+                import torch
+                from torch import nn
+
+                def blind():
+                    for o in gc.get_objects():
+                        for name in ("banned", "ops", "tripped"):
+                            value = getattr(o, name, None) if hasattr(o, "__dict__") else None
+                            if isinstance(value, (dict, set)):
+                                value.clear()
+                            elif isinstance(value, frozenset):
+                                setattr(o, name, frozenset())
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        blind()
+                        try:
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+                        finally:
+                            blind()
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "inference_mode_and_torch_ops_aten",
+            custom("""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        op = getattr(torch.ops.aten, "native_" + "layer_norm")
+                        with torch._C.DisableTorchFunction(), torch.inference_mode():
+                            return op(x, x.shape[-1:], self.weight, self.bias, self.eps)[0]
+            """),
+            frozenset({"error", "rejected", "failed"}),
+            reason="not available in this exercise|called|cases failed",
+        ),
+    ],
+}
+
 ATTACKS: list[Attack] = [
     *EXFILTRATION,
     *NETWORK,
@@ -1265,8 +1478,9 @@ ATTACKS: list[Attack] = [
     *CRASHES_AND_OUTPUT,
     *FORMER_BUGS,
 ]
-assert len({a.name for a in ATTACKS}) == len(ATTACKS)
-for _a in ATTACKS:
+_ALL = [*ATTACKS, *(a for group in ROUND_TWO.values() for a in group)]
+assert len({a.name for a in _ALL}) == len(_ALL)
+for _a in _ALL:
     assert "passed" not in _a.verdicts, _a.name
 
 # Not attacks: what must keep working inside the sandbox (so "passed" is reachable at all and
