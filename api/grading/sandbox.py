@@ -12,6 +12,8 @@ Layers, in the order they are applied (the order matters, see ``apply_layers``):
 ``close_fds``     stdio onto /dev/null, every other fd closed except ``keep_fds``
 ``clear_env``     empty environment, cwd ``/``, the repo removed from ``sys.path``
 ``rlimits``       address space, CPU seconds, file size 0, few fds, no core dumps, tasks (with uid)
+``mount_ns``      a private mount namespace whose root holds only the readable roots and three
+                  devices (``mountns.py``): no ``stat`` of anything else, no ``/proc``
 ``no_new_privs``  ``PR_SET_NO_NEW_PRIVS``: no privilege gain through exec; Landlock needs it
 ``landlock``      read-only access to the Python install, site-packages and loaded libraries'
                   directories; no writes, no TCP, no signals or abstract sockets out of the domain
@@ -46,6 +48,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
+from api.grading import mountns
+
 # --- public types --------------------------------------------------------------------------------
 
 
@@ -54,6 +58,7 @@ class Layer(StrEnum):
     CLOSE_FDS = "close_fds"
     CLEAR_ENV = "clear_env"
     RLIMITS = "rlimits"
+    MOUNT_NS = "mount_ns"
     NO_NEW_PRIVS = "no_new_privs"
     LANDLOCK = "landlock"
     UID = "uid"
@@ -86,8 +91,10 @@ _REQUIRED: Final[dict[Profile, frozenset[Layer]]] = {
     Profile.INSECURE: _BASE,
 }
 _OPTIONAL: Final[dict[Profile, frozenset[Layer]]] = {
-    Profile.STRICT: frozenset({Layer.UID}),  # required as root, meaningless otherwise
-    Profile.STANDARD: frozenset({Layer.LANDLOCK, Layer.UID}),
+    # uid: required as root, meaningless otherwise. mount_ns: where the host allows it (root, or
+    # unprivileged user namespaces); /health says whether it is in force.
+    Profile.STRICT: frozenset({Layer.UID, Layer.MOUNT_NS}),
+    Profile.STANDARD: frozenset({Layer.LANDLOCK, Layer.UID, Layer.MOUNT_NS}),
     Profile.INSECURE: frozenset(),
 }
 
@@ -705,6 +712,20 @@ def _probe_seccomp(_pipe: int) -> str:
     raise SandboxError("a loaded filter did not take effect")
 
 
+def _probe_mount_ns(_pipe: int) -> str:
+    roots = readable_roots(_mapped_library_dirs())
+    mountns.enter(roots)
+    if os.path.exists(repo_root() / "api") or os.path.exists("/proc/self"):
+        raise SandboxError("the repo or /proc is still visible in the private view")
+    os.listdir(sysconfig.get_paths()["stdlib"])
+    how = "as root" if not _user_namespace_needed() else "in an unprivileged user namespace"
+    return f"private root of {len(roots)} read-only trees {how}: nothing else can be stat()ed"
+
+
+def _user_namespace_needed() -> bool:
+    return os.geteuid() != 0
+
+
 def _probe_uid(_pipe: int) -> str:
     """As an unprivileged uid, read what a child needs: the stdlib, site-packages, torch."""
     targets = [sysconfig.get_paths()["stdlib"], *site.getsitepackages()]
@@ -734,6 +755,7 @@ def probe() -> dict[Layer, LayerStatus]:
     }
     status[Layer.CAPABILITIES] = LayerStatus(*_in_child(_probe_capabilities))
     status[Layer.NO_NEW_PRIVS] = LayerStatus(*_in_child(_probe_no_new_privs))
+    status[Layer.MOUNT_NS] = LayerStatus(*_in_child(_probe_mount_ns))
     if _X86_64:
         status[Layer.LANDLOCK] = LayerStatus(*_in_child(_probe_landlock))
         status[Layer.SECCOMP] = LayerStatus(*_in_child(_probe_seccomp))
@@ -763,7 +785,8 @@ def apply_layers(
 ) -> dict[Layer, float]:
     """Apply ``layers`` in ``APPLY_ORDER``; returns the milliseconds each took.
 
-    Order: fds and environment first (while opening /dev/null is still allowed); rlimits before
+    Order: fds and environment first (while opening /dev/null is still allowed); the private
+    mount namespace after rlimits (which read /proc) and before Landlock; rlimits before
     the uid switch (RLIMIT_NPROC is then checked against the slot uid); Landlock before the uid
     switch (root may open any rule path) but after no_new_privs (an unprivileged process needs
     it); seccomp last, since its filter forbids set*id and setsid.
@@ -774,6 +797,7 @@ def apply_layers(
         Layer.CLOSE_FDS: lambda: _apply_close_fds(keep_fds),
         Layer.CLEAR_ENV: _apply_clear_env,
         Layer.RLIMITS: lambda: _apply_rlimits(limits, tasks=Layer.UID in layers),
+        Layer.MOUNT_NS: lambda: mountns.enter(prepared.read_only),
         Layer.NO_NEW_PRIVS: _set_no_new_privs,
         Layer.LANDLOCK: lambda: _apply_landlock(prepared),
         Layer.UID: lambda: _apply_uid(slot, limits),

@@ -83,6 +83,8 @@ def _warm_up() -> None:
             wire.decode_tensors(header, blob)
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+    # cpuinfo reads /proc and /sys once, lazily: never inside a child's private mount view.
+    torch.backends.cpu.get_cpu_capability()
     try:
         raise ValueError("warm")
     except ValueError as exc:
