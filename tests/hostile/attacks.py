@@ -137,8 +137,12 @@ CRASHED = frozenset({"crashed"})
 TIMEOUT = frozenset({"timeout"})
 FAILED = frozenset({"failed"})
 
-# How a system call refused by seccomp, Landlock or the uid reads in a message.
-EPERM = r"PermissionError|Operation not permitted|Permission denied"
+# How a system call refused by seccomp, Landlock or the uid reads in a message; in the private
+# mount view (mount_ns) what lies outside the readable roots does not exist at all.
+EPERM = (
+    r"PermissionError|Operation not permitted|Permission denied"
+    r"|FileNotFoundError|No such file or directory"
+)
 MEMORY = r"MemoryError|can't allocate memory|Cannot allocate memory"
 WRONG = r"cases failed"
 ENDED = r"ended the process before it answered"
@@ -715,9 +719,10 @@ PROCESSES = [
     Attack(
         # An honest mistake as much as an attack: without a cap it holds every core for seconds
         # (as a non-root service, before the one-thread rule) and still passes.
-        "set_num_threads_32_and_a_matmul_loop",
+        # 8, not 32: under insecure 32 threads' stacks and malloc arenas hit RLIMIT_AS first.
+        "set_num_threads_8_and_a_matmul_loop",
         in_forward("""
-            torch.set_num_threads(32)
+            torch.set_num_threads(8)
             a = torch.randn(512, 512)
             for _ in range(10):
                 a = torch.tanh(a @ a / 512)
@@ -1238,8 +1243,9 @@ FORMER_BUGS = [
         forged_frame(
             'json.dumps({"load_error": {"type": "X", "message": "m" * 3_000_000}}).encode()'
         ),
-        ERROR,
-        reason="raised X",
+        # Capped when it was decoded; refused whole since headers are bounded (1 MiB).
+        frozenset({"error", "crashed"}),
+        reason="raised X|" + ENDED,
     ),
     Attack(
         "forged_frame_with_a_malformed_load_error",
@@ -1322,6 +1328,36 @@ ROUND_TWO: dict[str, list[Attack]] = {
             ),
             ERROR,
             reason="raised",
+        ),
+    ],
+    "metadata": [
+        Attack(
+            "stat_the_solutions_the_database_and_the_processes",
+            at_import("""
+                learned = {}
+                for path in (SOLUTION_PATH, DB_PATH, DATA_DIR, REPO + "/solutions", "/etc/passwd"):
+                    try:
+                        st = os.stat(path)
+                        learned[path] = (st.st_size, st.st_mtime, st.st_uid)
+                    except OSError as e:
+                        pass
+                for probe in (
+                    lambda: os.access(SOLUTION_PATH, os.F_OK) or 1 / 0,
+                    lambda: os.readlink(f"/proc/{API_PID}/exe"),
+                    lambda: len([p for p in os.listdir("/proc") if p.isdigit()]),
+                    lambda: os.stat(f"/proc/{API_PID}").st_uid,
+                ):
+                    try:
+                        learned[str(len(learned))] = probe()
+                    except (OSError, ZeroDivisionError):
+                        pass
+                if not learned:
+                    raise FileNotFoundError("learned nothing: No such file or directory")
+                print("learned", learned)
+            """),
+            ERROR,
+            needs=("mount_ns",),
+            control=True,
         ),
     ],
     "child deaths": [

@@ -25,9 +25,15 @@ import httpx
 import pytest
 
 from tests.hostile.attacks import ROUND_TWO, Attack, prelude
-from tests.hostile.conftest import FIGURES, OBSERVED
+from tests.hostile.conftest import FIGURES, OBSERVED, drop_ctx, make_ctx
 from tests.hostile.probes import SOLUTION, Ctx, needles, side_effects
-from tests.hostile.test_attacks_over_http import PROFILE, SUBMIT, _response_problems
+from tests.hostile.test_attacks_over_http import (  # noqa: F401 - insecure_server: a fixture
+    PROFILE,
+    SUBMIT,
+    _response_problems,
+    _sandbox,
+    insecure_server,
+)
 from tests.support import Server
 
 pytestmark = pytest.mark.hostile
@@ -129,6 +135,9 @@ def _params() -> list[object]:
 def test_round_two_attack(attack: Attack, server: Server, api: httpx.Client, ctx: Ctx) -> None:
     if PROFILE == "insecure":
         pytest.skip("the insecure profile defends nothing but resource limits (SECURITY.md)")
+    inactive = [n for n in attack.needs if not _sandbox(server)["layers"][n]["active"]]
+    if inactive:
+        pytest.skip(f"needs the {', '.join(inactive)} layer, inactive here (see /health)")
     code = prelude(ctx) + attack.code
     with Watch(server) as watch:
         started = time.monotonic()
@@ -146,6 +155,29 @@ def test_round_two_attack(attack: Attack, server: Server, api: httpx.Client, ctx
     assert not problems, "\n".join(problems)
     if attack.extra is not None:
         attack.extra(r.json())
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [a for group in ROUND_TWO.values() for a in group if a.control],
+    ids=lambda a: a.name,
+)
+def test_round_two_controls_work_without_the_sandbox(
+    attack: Attack,
+    insecure_server: Server,  # noqa: F811 - the fixture imported above
+) -> None:
+    """Under ``insecure`` the attack gets through (``passed``): the leak it looks for is real."""
+    ctx = make_ctx(insecure_server)
+    try:
+        with insecure_server.client(insecure_server.new_learner()) as api:
+            r = api.post(SUBMIT, json={"code": prelude(ctx) + attack.code})
+        assert r.status_code == 201, r.text[:300]
+        body = r.json()
+        OBSERVED.append(("insecure", attack.name, body["verdict"], 0.0))
+        assert body["verdict"] == "passed", body["message"][:300]
+        assert body["stdout"].startswith("learned {"), body["stdout"][:300]
+    finally:
+        drop_ctx(ctx)
 
 
 # --- text: what reaches the database and the responses ------------------------------------------
