@@ -18,7 +18,7 @@ import asyncio
 import time
 from typing import Any
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
@@ -179,3 +179,13 @@ class BoundedH11Protocol(H11Protocol):
         idle = self.cycle is None or self.cycle.response_complete
         if idle and not self.transport.is_closing():
             self.transport.close()
+
+
+async def invalid_text(request: Request, exc: Exception) -> JSONResponse:
+    """A lone surrogate (``"\\ud800"``: valid JSON, not encodable as UTF-8) that reached the
+    database or a response in a field nothing sanitises (submissions are sanitised in
+    ``api.submissions``): the client's error, not the server's."""
+    return JSONResponse(
+        {"detail": "The request holds text that is not valid Unicode (a lone surrogate)"},
+        status_code=422,
+    )

@@ -16,7 +16,7 @@ from api.deps import AppContext
 from api.fairness import GradingLimits
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
-from api.httpguard import BodyGuard
+from api.httpguard import BodyGuard, invalid_text
 from api.questions import load_question_bank
 from api.routes import exercises, health, progress, questions, submissions, users
 
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.
     app.add_middleware(BodyGuard)
+    app.add_exception_handler(UnicodeEncodeError, invalid_text)
     for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
     return app

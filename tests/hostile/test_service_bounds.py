@@ -237,6 +237,15 @@ def test_lone_surrogates_are_replaced(
     FIGURES.append((f"surrogate_{name}", body["verdict"], watch.rss_growth, watch.db_growth))
 
 
+def test_a_lone_surrogate_elsewhere_is_a_client_error(server: Server, api: httpx.Client) -> None:
+    """Fields nothing sanitises (a learner's name) answer 422, never 500."""
+    raw = json.dumps({"name": "\ud800"}).encode()
+    with server.client() as c:
+        r = c.post("/users", content=raw, headers={"Content-Type": "application/json"})
+    assert r.status_code in (201, 422), r.text[:300]
+    assert _after(server, api) == []
+
+
 # --- the banned-API check: correct alternatives still pass --------------------------------------
 
 ALTERNATIVES = {
