@@ -113,16 +113,21 @@ class BodyGuard:
             return
 
         received = 0
+        body_done = False
         deadline = time.monotonic() + self.body_seconds
         started = False
 
         async def counted_receive() -> Message:
-            nonlocal received
+            nonlocal received, body_done
+            if body_done:
+                # After the body: a streaming response waiting for the client to go away.
+                return await receive()
             try:
                 message = await asyncio.wait_for(receive(), deadline - time.monotonic())
             except TimeoutError:
                 raise BodyRefused(408, "The request body did not arrive in time") from None
             if message["type"] == "http.request":
+                body_done = not message.get("more_body", False)
                 received += len(message.get("body", b""))
                 if received > self.anonymous_bytes and received > await allowed_bytes():
                     if authenticated:
