@@ -26,12 +26,21 @@ def serve(
     """Start the HTTP service (SQLite in ADDNORM_DATA_DIR, a warm sandboxed grader pool)."""
     import uvicorn
 
+    from api.httpguard import SERVER_LIMITS, BoundedH11Protocol
     from api.main import create_app
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    # Bounded request heads, idle and half-sent connections (api/httpguard.py, SECURITY.md).
+    uvicorn.run(
+        create_app(),
+        host=host,
+        port=port,
+        log_level="info",
+        http=BoundedH11Protocol,
+        **SERVER_LIMITS,
+    )
 
 
 @app.command()

@@ -8,9 +8,6 @@ from contextlib import asynccontextmanager
 
 import torch
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
-from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api import db
 from api.catalog import load_catalog
@@ -20,33 +17,12 @@ from api.fairness import GradingLimits
 from api.followups import check_follow_ups
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
+from api.httpguard import BodyGuard, invalid_text
 from api.questions import load_question_bank
 from api.routes import exercises, health, progress, questions, submissions, users
 from api.routes.interviews import router as interviews_router
 
 log = logging.getLogger("addnorm")
-
-# Far above the 64 KiB code limit (JSON escaping can double it) but stops a body that would
-# only waste memory before validation could refuse it.
-MAX_BODY_BYTES = 1 << 20
-
-
-class BodySizeLimit:
-    """413 for a declared body over the limit, before anything reads it. Plain ASGI: the
-    decorator-style HTTP middleware costs about a millisecond per request in task plumbing."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            length = Headers(scope=scope).get("content-length")
-            if length is not None and length.isdigit() and int(length) > self.max_bytes:
-                response = JSONResponse({"detail": "Request body too large"}, status_code=413)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 def build_context(settings: Settings) -> AppContext:
@@ -112,7 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
 
-    app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES)
+    # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.
+    app.add_middleware(BodyGuard)
+    app.add_exception_handler(UnicodeEncodeError, invalid_text)
     for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
     app.include_router(interviews_router)

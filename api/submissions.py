@@ -1,4 +1,8 @@
-"""Submission records: written before grading, completed after, so nothing is lost."""
+"""Submission records: written before grading, completed after, so nothing is lost.
+
+Every text is sanitised and capped (``api.plaintext``) on the way in and again on the way out,
+so no row, old or new, can break a write, a response or a learner's listing.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,15 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from api import plaintext
+from api.grading.static import MAX_CODE_BYTES
 from api.grading.verdict import Verdict
 from api.models import Submission, utcnow
 
 
 def start(session: Session, *, user_id: int, exercise: str, code: str) -> Submission:
+    # The route refuses code over the limit; the cap here only guards other callers.
+    code = plaintext.capped(code, MAX_CODE_BYTES)
     row = Submission(user_id=user_id, exercise=exercise, code=code, state="grading")
     session.add(row)
     session.commit()
@@ -23,8 +31,10 @@ def complete(session: Session, *, row: Submission, verdict: Verdict) -> Submissi
     """Record the verdict; the caller commits (with the review card it updates alongside)."""
     row.state = "done"
     row.verdict = verdict.status
-    row.message = verdict.message
-    row.result = verdict.model_dump(mode="json", exclude={"status", "message"})
+    row.message = plaintext.capped(verdict.message, plaintext.MAX_MESSAGE)
+    row.result = plaintext.bounded_result(
+        verdict.model_dump(mode="json", exclude={"status", "message"})
+    )
     row.completed_at = utcnow()
     session.add(row)
     return row
@@ -33,7 +43,7 @@ def complete(session: Session, *, row: Submission, verdict: Verdict) -> Submissi
 def fail(session: Session, *, row: Submission, reason: str) -> Submission:
     """Grading itself broke (not the learner's code): say so on the row."""
     row.state = "grader_failed"
-    row.message = reason
+    row.message = plaintext.capped(reason, plaintext.MAX_MESSAGE)
     row.completed_at = utcnow()
     session.add(row)
     session.commit()
@@ -54,22 +64,23 @@ def list_for(session: Session, *, user_id: int, exercise: str | None) -> list[Su
 
 
 def public(row: Submission) -> dict[str, Any]:
-    result = row.result or {}
+    result = row.result if isinstance(row.result, dict) else {}
+    text = plaintext.bounded
     return {
         "id": row.id,
         "exercise": row.exercise,
         "state": row.state,
         "verdict": row.verdict,
-        "message": row.message,
-        "checks": result.get("checks", []),
-        "diagnosis": result.get("diagnosis"),
-        "error": result.get("error"),
-        "stdout": result.get("stdout", ""),
-        "stderr": result.get("stderr", ""),
-        "cases_total": result.get("cases_total", 0),
-        "cases_passed": result.get("cases_passed", 0),
-        "seed": result.get("seed"),
-        "timings_ms": result.get("timings_ms", {}),
+        "message": plaintext.capped(row.message or "", plaintext.MAX_MESSAGE),
+        "checks": text(result.get("checks") or []),
+        "diagnosis": text(result.get("diagnosis")),
+        "error": text(result.get("error")),
+        "stdout": plaintext.capped(result.get("stdout") or ""),
+        "stderr": plaintext.capped(result.get("stderr") or ""),
+        "cases_total": text(result.get("cases_total", 0)),
+        "cases_passed": text(result.get("cases_passed", 0)),
+        "seed": text(result.get("seed")),
+        "timings_ms": text(result.get("timings_ms") or {}),
         "created_at": _iso(row.created_at),
         "completed_at": _iso(row.completed_at),
     }

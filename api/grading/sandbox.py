@@ -12,13 +12,16 @@ Layers, in the order they are applied (the order matters, see ``apply_layers``):
 ``close_fds``     stdio onto /dev/null, every other fd closed except ``keep_fds``
 ``clear_env``     empty environment, cwd ``/``, the repo removed from ``sys.path``
 ``rlimits``       address space, CPU seconds, file size 0, few fds, no core dumps, tasks (with uid)
+``mount_ns``      a private mount namespace whose root holds only the readable roots and three
+                  devices (``mountns.py``): no ``stat`` of anything else, no ``/proc``
 ``no_new_privs``  ``PR_SET_NO_NEW_PRIVS``: no privilege gain through exec; Landlock needs it
 ``landlock``      read-only access to the Python install, site-packages and loaded libraries'
                   directories; no writes, no TCP, no signals or abstract sockets out of the domain
 ``uid``           a per-slot unprivileged uid/gid when running as root
 ``capabilities``  every capability dropped (a root child without the uid switch keeps uid 0
                   but can no longer raise its rlimits, override file modes or signal anyone)
-``seccomp``       an allowlist of system calls; no new processes, exec, sockets, ptrace, ...
+``seccomp``       an allowlist of system calls; one thread (a second one is death by SIGSYS),
+                  no new processes, exec, sockets, ptrace, ...
 
 Linux x86_64 only (syscall numbers below); ``probe()`` reports a layer unavailable elsewhere.
 """
@@ -45,6 +48,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
+from api.grading import mountns
+
 # --- public types --------------------------------------------------------------------------------
 
 
@@ -53,6 +58,7 @@ class Layer(StrEnum):
     CLOSE_FDS = "close_fds"
     CLEAR_ENV = "clear_env"
     RLIMITS = "rlimits"
+    MOUNT_NS = "mount_ns"
     NO_NEW_PRIVS = "no_new_privs"
     LANDLOCK = "landlock"
     UID = "uid"
@@ -85,8 +91,10 @@ _REQUIRED: Final[dict[Profile, frozenset[Layer]]] = {
     Profile.INSECURE: _BASE,
 }
 _OPTIONAL: Final[dict[Profile, frozenset[Layer]]] = {
-    Profile.STRICT: frozenset({Layer.UID}),  # required as root, meaningless otherwise
-    Profile.STANDARD: frozenset({Layer.LANDLOCK, Layer.UID}),
+    # uid: required as root, meaningless otherwise. mount_ns: where the host allows it (root, or
+    # unprivileged user namespaces); /health says whether it is in force.
+    Profile.STRICT: frozenset({Layer.UID, Layer.MOUNT_NS}),
+    Profile.STANDARD: frozenset({Layer.LANDLOCK, Layer.UID, Layer.MOUNT_NS}),
     Profile.INSECURE: frozenset(),
 }
 
@@ -366,6 +374,7 @@ def _mapped_library_dirs() -> list[str]:
 # The calls a warm torch process needs for forward/backward, Python's own runtime (imports from
 # allowed directories, threads, signals, time) and nothing that reaches outside the process.
 # Everything else answers EPERM: new processes (fork/vfork/clone without CLONE_THREAD), exec,
+# (a new thread is not EPERM but death by SIGSYS, see _seccomp_filter),
 # socket(), ptrace, process_vm_*, io_uring, bpf, unshare/setns, mount, keyctl, perf_event_open,
 # personality, chroot, module loading, setsid, set*id, kill of other processes, ...
 _ALLOWED_NAMES = """
@@ -429,7 +438,10 @@ def _syscall_numbers(sc: Any) -> dict[str, int]:
     return _numbers
 
 
-def _seccomp_filter(sc: Any, pid: int) -> Any:
+def _seccomp_filter(sc: Any, pid: int, *, threads: bool = False) -> Any:
+    """The allowlist. A child runs on one thread: starting another kills it (``thread_cap``),
+    so ``torch.set_num_threads(32)`` cannot take every core, root or not; RLIMIT_NPROC alone
+    needs a per-slot uid. ``threads=True`` is for the tests of the filter itself."""
     nr = _syscall_numbers(sc)
     f = sc.SyscallFilter(sc.ERRNO(errno.EPERM))
     allow = sc.ALLOW
@@ -443,7 +455,14 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["openat2"])
     f.add_rule(sc.ERRNO(errno.ENOSYS), nr["clone3"])
     thread_only = _CLONE_THREAD | _CLONE_NEW_NAMESPACES
-    f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, thread_only, _CLONE_THREAD))
+    if threads:
+        f.add_rule(allow, nr["clone"], sc.Arg(0, sc.MASKED_EQ, thread_only, _CLONE_THREAD))
+    else:
+        # Killed, not EPERM: libgomp exits(1) silently when a thread cannot start, while SIGSYS
+        # (which nothing else here raises) lets the verdict say exactly what happened.
+        f.add_rule(
+            sc.KILL_PROCESS, nr["clone"], sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD)
+        )
     for request in _IOCTLS:
         f.add_rule(allow, nr["ioctl"], sc.Arg(1, sc.EQ, request))
     for cmd in _FCNTLS:
@@ -459,11 +478,25 @@ def _seccomp_filter(sc: Any, pid: int) -> Any:
     return f
 
 
-def _apply_seccomp() -> None:
+def _apply_seccomp(*, threads: bool = False) -> None:
     sc = _load_seccomp()
     if sc is None:
         raise SandboxError(f"seccomp: libseccomp unavailable ({_seccomp_error})")
-    _seccomp_filter(sc, os.getpid()).load()
+    _seccomp_filter(sc, os.getpid(), threads=threads).load()
+
+
+def thread_cap(layers: Collection[Layer], limits: Limits) -> LayerStatus:
+    """How a child's threads (hence its share of the CPU) are bounded, for /health."""
+    if Layer.SECCOMP in layers:
+        also = (
+            f"; RLIMIT_NPROC {limits.tasks} under the per-slot uid" if Layer.UID in layers else ""
+        )
+        return LayerStatus(True, f"one thread: seccomp kills a child that starts another{also}")
+    if Layer.UID in layers and Layer.RLIMITS in layers:
+        return LayerStatus(True, f"RLIMIT_NPROC {limits.tasks} tasks under the per-slot uid")
+    return LayerStatus(
+        False, "no cap: without seccomp or a per-slot uid a child may use every core"
+    )
 
 
 # --- the other layers ----------------------------------------------------------------------------
@@ -679,6 +712,20 @@ def _probe_seccomp(_pipe: int) -> str:
     raise SandboxError("a loaded filter did not take effect")
 
 
+def _probe_mount_ns(_pipe: int) -> str:
+    roots = readable_roots(_mapped_library_dirs())
+    mountns.enter(roots)
+    if os.path.exists(repo_root() / "api") or os.path.exists("/proc/self"):
+        raise SandboxError("the repo or /proc is still visible in the private view")
+    os.listdir(sysconfig.get_paths()["stdlib"])
+    how = "as root" if not _user_namespace_needed() else "in an unprivileged user namespace"
+    return f"private root of {len(roots)} read-only trees {how}: nothing else can be stat()ed"
+
+
+def _user_namespace_needed() -> bool:
+    return os.geteuid() != 0
+
+
 def _probe_uid(_pipe: int) -> str:
     """As an unprivileged uid, read what a child needs: the stdlib, site-packages, torch."""
     targets = [sysconfig.get_paths()["stdlib"], *site.getsitepackages()]
@@ -708,6 +755,7 @@ def probe() -> dict[Layer, LayerStatus]:
     }
     status[Layer.CAPABILITIES] = LayerStatus(*_in_child(_probe_capabilities))
     status[Layer.NO_NEW_PRIVS] = LayerStatus(*_in_child(_probe_no_new_privs))
+    status[Layer.MOUNT_NS] = LayerStatus(*_in_child(_probe_mount_ns))
     if _X86_64:
         status[Layer.LANDLOCK] = LayerStatus(*_in_child(_probe_landlock))
         status[Layer.SECCOMP] = LayerStatus(*_in_child(_probe_seccomp))
@@ -737,7 +785,8 @@ def apply_layers(
 ) -> dict[Layer, float]:
     """Apply ``layers`` in ``APPLY_ORDER``; returns the milliseconds each took.
 
-    Order: fds and environment first (while opening /dev/null is still allowed); rlimits before
+    Order: fds and environment first (while opening /dev/null is still allowed); the private
+    mount namespace after rlimits (which read /proc) and before Landlock; rlimits before
     the uid switch (RLIMIT_NPROC is then checked against the slot uid); Landlock before the uid
     switch (root may open any rule path) but after no_new_privs (an unprivileged process needs
     it); seccomp last, since its filter forbids set*id and setsid.
@@ -748,6 +797,7 @@ def apply_layers(
         Layer.CLOSE_FDS: lambda: _apply_close_fds(keep_fds),
         Layer.CLEAR_ENV: _apply_clear_env,
         Layer.RLIMITS: lambda: _apply_rlimits(limits, tasks=Layer.UID in layers),
+        Layer.MOUNT_NS: lambda: mountns.enter(prepared.read_only),
         Layer.NO_NEW_PRIVS: _set_no_new_privs,
         Layer.LANDLOCK: lambda: _apply_landlock(prepared),
         Layer.UID: lambda: _apply_uid(slot, limits),

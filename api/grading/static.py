@@ -79,16 +79,40 @@ def banned_uses(tree: ast.AST, banned: Iterable[str]) -> list[tuple[str, int]]:
     return sorted(first.items(), key=lambda item: item[1])
 
 
-def check(code: str, *, class_name: str, banned: Iterable[str]) -> StaticProblem | None:
-    if len(code.encode()) > MAX_CODE_BYTES:
-        return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
+NESTED_TOO_DEEPLY = (
+    "your code is nested too deeply to be parsed (thousands of brackets, unary operators, "
+    "lambdas or chained calls inside one another); no real implementation needs that"
+)
+
+
+def _parse(code: str) -> ast.AST | StaticProblem:
+    """The tree, or the problem that stops it. Pathological nesting is refused by the parser's
+    own depth guards (RecursionError, MemoryError, 'too many nested parentheses'), never by
+    exhausting the stack: the 64 KiB size limit keeps every structure small."""
     try:
-        tree = ast.parse(code, filename="<submission>")
+        return ast.parse(code, filename="<submission>")
     except SyntaxError as exc:
+        if "too many nested" in str(exc.msg):
+            return StaticProblem("error", NESTED_TOO_DEEPLY, line=exc.lineno)
         where = f"line {exc.lineno}, column {exc.offset}" if exc.lineno else "somewhere"
         return StaticProblem(
-            "error", f"SyntaxError at {where}: {exc.msg}", line=exc.lineno, column=exc.offset
+            "error",
+            f"SyntaxError at {where}: {str(exc.msg)[:300]}",
+            line=exc.lineno,
+            column=exc.offset,
         )
+    except (RecursionError, MemoryError):
+        return StaticProblem("error", NESTED_TOO_DEEPLY)
+    except ValueError as exc:  # null bytes; a lone surrogate (UnicodeEncodeError)
+        return StaticProblem("error", f"the code cannot be parsed: {str(exc)[:200]}")
+
+
+def check(code: str, *, class_name: str, banned: Iterable[str]) -> StaticProblem | None:
+    if len(code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
+        return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
+    tree = _parse(code)
+    if isinstance(tree, StaticProblem):
+        return tree
     if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
         return StaticProblem(
             "error", f"your code must define `class {class_name}(nn.Module)`; it does not"

@@ -1,18 +1,39 @@
 """The run-time tripwire: records every call of a banned built-in in the child, however the
-submission reached it (an alias, ``getattr``, ``torch.ops.aten``).
+submission reached it (an alias, ``getattr``, ``torch.ops.aten``), and, in an armed child,
+removes the banned kernels from the dispatcher altogether.
 
-The child runs it around the learner's code; the parent turns what it recorded into a
-``rejected`` verdict. Kept apart from the harness so the guard can be hardened on its own.
+Two layers, because the first lives within the learner's reach:
+
+1. A ``TorchFunctionMode`` records each banned call; the parent turns the record into a
+   ``rejected`` verdict that names it. Code can switch it off (``torch._C.DisableTorchFunction``)
+   or empty its record (found through ``gc``): the mode is Python, in the learner's process.
+2. In a grading child (``arm()``, called by the zygote after lock-down), the first ``guard``
+   replaces the banned ATen operators' CPU and autograd kernels with one that raises, before any
+   learner code runs. The registration handle is a C++ object the garbage collector does not
+   track, kept alive by a leaked reference and held by nothing Python can reach, so it cannot be
+   undone; torch-function switches do not reach the dispatcher. A bypass of layer 1 therefore
+   ends in an exception (an ``error`` verdict), never in the banned computation's result.
+
+Never armed in the zygote (its warm-up runs the guard) or in the trusted parent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import torch
 from torch.overrides import TorchFunctionMode
+
+# Every key a CPU call of the operator can reach: the backend kernel, its autograd wrapper
+# (inference_mode skips that one) and the decomposition of composite operators.
+_BLOCKED_KEYS = ("CPU", "AutogradCPU", "CompositeImplicitAutograd")
+_armed = False
+_blocked: set[str] = set()
 
 
 class _Tripwire(TorchFunctionMode):
@@ -64,9 +85,72 @@ def banned_callables(banned: Iterable[str]) -> dict[int, str]:
     return found
 
 
+def arm() -> None:
+    """Make later ``guard`` calls in this process block banned kernels for good: for a
+    single-use grading child only."""
+    global _armed
+    _armed = True
+
+
+def aten_names(banned: Iterable[str]) -> list[str]:
+    """The ATen operators behind banned names: ``aten.X``, and ``torch.X`` or
+    ``torch.nn.functional.X`` where ``aten::X`` exists (a module class such as ``nn.LayerNorm``
+    reaches its functional form)."""
+    found = []
+    for qualname in banned:
+        name = qualname.rsplit(".", 1)[-1]
+        if not qualname.startswith(("aten.", "torch.")) or name[:1].isupper():
+            continue
+        nested = qualname.startswith("torch.") and qualname.count(".") > 1
+        if nested and not qualname.startswith("torch.nn.functional."):
+            continue
+        try:
+            getattr(torch.ops.aten, name)
+        except (AttributeError, RuntimeError):
+            continue
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def _banned_kernel(name: str) -> Any:
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            f"aten::{name} is not available in this exercise (torch-function handling was "
+            "switched off around a banned built-in?). Implement it from tensor ops."
+        )
+
+    return kernel
+
+
+def block_kernels(names: Iterable[str]) -> None:
+    """Replace the CPU kernels of ``aten::<name>`` (every overload) by one that raises, for the
+    rest of this process."""
+    names = [n for n in names if n not in _blocked]
+    if not names:
+        return
+    library = torch._C._dispatch_library("IMPL", "aten", "", "<tripwire>", 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "overriding a previously registered kernel"
+        for name in names:
+            packet = getattr(torch.ops.aten, name)
+            for overload in packet.overloads():
+                full = name if overload == "default" else f"{name}.{overload}"
+                for key in _BLOCKED_KEYS:
+                    library.impl(full, key, _banned_kernel(name))
+            _blocked.add(name)
+    # Never released: the handle's destructor would restore the kernels. Untracked by gc and
+    # referenced by no Python object once this frame ends.
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(library))
+    del library
+
+
 def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContextManager[Any]:
-    """A context that adds to ``tripped`` the banned names called inside it."""
+    """A context that adds to ``tripped`` the banned names called inside it (and, once armed,
+    makes the banned kernels raise for good)."""
     banned = list(banned)
+    if _armed:
+        block_kernels(aten_names(banned))
     if not banned:
         # Exercises with nothing banned skip the mode: it costs a Python call per tensor op.
         return contextlib.nullcontext()

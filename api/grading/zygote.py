@@ -28,7 +28,7 @@ import torch
 
 torch.set_num_threads(1)
 
-from api.grading import frames, harness, sandbox, wire  # noqa: E402
+from api.grading import deaths, frames, harness, sandbox, tripwire, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
 EXIT_RECYCLE = 75  # a slot server that served its one job
@@ -83,6 +83,8 @@ def _warm_up() -> None:
             wire.decode_tensors(header, blob)
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+    # cpuinfo reads /proc and /sys once, lazily: never inside a child's private mount view.
+    torch.backends.cpu.get_cpu_capability()
     try:
         raise ValueError("warm")
     except ValueError as exc:
@@ -105,6 +107,7 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
             os.close(job_w)
             os.close(result_r)
             sandbox.lock_down(slot=slot, keep_fds=[job_r, result_w], profile=profile, limits=limits)
+            tripwire.arm()  # from now on the harness's guard removes banned kernels for good
             job = _read_to_eof(job_r)
             os.close(job_r)
             frames.write_all(result_w, harness.run_job(job))
@@ -192,9 +195,7 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
         os.killpg(pid, signal.SIGKILL)  # after setsid its pid is its group: escapees too
     if not done:
         _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return {"signal": signal.Signals(os.WTERMSIG(status)).name, "exit_code": None}
-    return {"signal": None, "exit_code": os.WEXITSTATUS(status)}
+    return deaths.describe(status)
 
 
 def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
@@ -284,6 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     layers = {
         str(name): {"available": s.available, "active": name in active, "detail": s.detail}
         for name, s in status.items()
+    }
+    # Not a layer of its own: how the layers in force bound a child's threads (its CPU share).
+    cap = sandbox.thread_cap(active, limits)
+    layers["thread_cap"] = {
+        "available": cap.available,
+        "active": cap.available,
+        "detail": cap.detail,
     }
     if missing:
         for fd in fds:

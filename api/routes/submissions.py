@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
-from api import practice, submissions
+from api import plaintext, practice, submissions
 from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
@@ -28,18 +28,18 @@ def create_submission(
 ) -> JSONResponse:
     """Grade the code in the sandbox and answer with the verdict (synchronously: ~tens of ms)."""
     assert user.id is not None
-    size = len(body.code.encode())
+    # A lone surrogate is valid JSON but not UTF-8: replaced here, before anything encodes it.
+    code = plaintext.sanitised(body.code)
+    size = len(code.encode())
     if size > MAX_CODE_BYTES:
         raise HTTPException(
             413, detail=f"Code is {size} bytes; the limit is {MAX_CODE_BYTES // 1024} KiB"
         )
     try:
         with ctx.limits.slot(user.id):
-            row = submissions.start(
-                session, user_id=user.id, exercise=exercise.slug, code=body.code
-            )
+            row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
             try:
-                verdict = ctx.grader.grade(body.code, exercise.spec)
+                verdict = ctx.grader.grade(code, exercise.spec)
             except GradingLost as exc:
                 row = submissions.fail(session, row=row, reason=f"not graded: {exc}")
                 return JSONResponse(

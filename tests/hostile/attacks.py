@@ -137,12 +137,17 @@ CRASHED = frozenset({"crashed"})
 TIMEOUT = frozenset({"timeout"})
 FAILED = frozenset({"failed"})
 
-# How a system call refused by seccomp, Landlock or the uid reads in a message.
-EPERM = r"PermissionError|Operation not permitted|Permission denied"
+# How a system call refused by seccomp, Landlock or the uid reads in a message; in the private
+# mount view (mount_ns) what lies outside the readable roots does not exist at all.
+EPERM = (
+    r"PermissionError|Operation not permitted|Permission denied"
+    r"|FileNotFoundError|No such file or directory"
+)
 MEMORY = r"MemoryError|can't allocate memory|Cannot allocate memory"
 WRONG = r"cases failed"
 ENDED = r"ended the process before it answered"
-SEGV = ENDED + r" \(killed by SIGSEGV\)"
+SEGV = ENDED + r" \(killed by SIGSEGV: "
+THREADS = ENDED + r" \(killed by SIGSYS: your code started more threads than the sandbox allows"
 TOO_LONG = r"ran longer than the"
 
 
@@ -707,9 +712,24 @@ PROCESSES = [
             except RuntimeError as e:
                 raise RuntimeError(f"stopped after {started} threads: {e}") from None
         """),
-        ERROR,
+        CRASHED,
         effects=("processes",),
-        reason=r"stopped after \d+ threads: can't start new thread",
+        reason=THREADS,
+    ),
+    Attack(
+        # An honest mistake as much as an attack: without a cap it holds every core for seconds
+        # (as a non-root service, before the one-thread rule) and still passes.
+        # 8, not 32: under insecure 32 threads' stacks and malloc arenas hit RLIMIT_AS first.
+        "set_num_threads_8_and_a_matmul_loop",
+        in_forward("""
+            torch.set_num_threads(8)
+            a = torch.randn(512, 512)
+            for _ in range(10):
+                a = torch.tanh(a @ a / 512)
+        """),
+        CRASHED,
+        reason=THREADS,
+        control=True,
     ),
     Attack(
         "unshare_namespaces",
@@ -1223,8 +1243,9 @@ FORMER_BUGS = [
         forged_frame(
             'json.dumps({"load_error": {"type": "X", "message": "m" * 3_000_000}}).encode()'
         ),
-        ERROR,
-        reason="raised X",
+        # Capped when it was decoded; refused whole since headers are bounded (1 MiB).
+        frozenset({"error", "crashed"}),
+        reason="raised X|" + ENDED,
     ),
     Attack(
         "forged_frame_with_a_malformed_load_error",
@@ -1240,6 +1261,249 @@ FORMER_BUGS = [
     ),
 ]
 
+
+def forged_frame_with_blob(head: str, blob: str) -> str:
+    """Like ``forged_frame``, with a data blob after the header (expressions, bytes)."""
+    return stub(
+        before=f"""
+        import json, struct
+        head = {head}
+        blob = {blob}
+        for fd in range(3, 64):
+            try:
+                os.write(fd, struct.pack(">I", len(head)) + head + blob)
+            except OSError:
+                pass
+        os._exit(0)
+        """
+    )
+
+
+# Round two (issue 8): what the service decodes, parses and stores around the sandbox. Run by
+# ``test_service_bounds.py`` with the service's memory, its database and the listings watched.
+LAYER_NORM_BY_NAME = 'getattr(torch.nn.functional, "layer" + "_norm")'
+ROUND_TWO: dict[str, list[Attack]] = {
+    "forged frames": [
+        Attack(
+            "forged_overlapping_tensor_descriptors",
+            forged_frame_with_blob(
+                'json.dumps({"tensors": [{"key": f"{i}.output", "dtype": "float32", '
+                '"shape": [16384], "offset": 0, "nbytes": 65536} for i in range(5000)]}).encode()',
+                "bytes(65536)",
+            ),
+            CRASHED,
+            reason=ENDED,
+            extra=bounded_response,
+        ),
+        Attack(
+            "forged_integer_over_4300_digits",
+            forged_frame('b\'{"stdout": \' + b"9" * 5000 + b"}"'),
+            CRASHED,
+            reason=ENDED,
+        ),
+        Attack(
+            "forged_shape_whose_product_overflows",
+            forged_frame(
+                'json.dumps({"tensors": [{"key": "0.output", "dtype": "float64", '
+                '"shape": [2**40, 2**40, 2**40], "offset": 0, "nbytes": 0}]}).encode()'
+            ),
+            CRASHED,
+            reason=ENDED,
+        ),
+        Attack(
+            "forged_huge_parameter_info",
+            forged_frame(
+                'json.dumps({"cases": [{"name": f"c{c}", "parameters": {f"p{i}" * 20: '
+                "[10**19] * 8 for i in range(1000)}} for c in range(40)]}).encode()"
+            ),
+            frozenset({"failed", "error", "crashed"}),
+            reason=".",
+            extra=bounded_response,
+        ),
+        Attack(
+            "forged_lone_surrogates_everywhere",
+            forged_frame(
+                'json.dumps({"stdout": "\\ud800" * 100, "stderr": "\\udfff", '
+                '"load_error": {"type": "\\ud800", "message": "\\udc00"}}).encode()'
+            ),
+            ERROR,
+            reason="raised",
+        ),
+    ],
+    "metadata": [
+        Attack(
+            "stat_the_solutions_the_database_and_the_processes",
+            at_import("""
+                learned = {}
+                for path in (SOLUTION_PATH, DB_PATH, DATA_DIR, REPO + "/solutions", "/etc/passwd"):
+                    try:
+                        st = os.stat(path)
+                        learned[path] = (st.st_size, st.st_mtime, st.st_uid)
+                    except OSError as e:
+                        pass
+                for probe in (
+                    lambda: os.access(SOLUTION_PATH, os.F_OK) or 1 / 0,
+                    lambda: os.readlink(f"/proc/{API_PID}/exe"),
+                    lambda: len([p for p in os.listdir("/proc") if p.isdigit()]),
+                    lambda: os.stat(f"/proc/{API_PID}").st_uid,
+                ):
+                    try:
+                        learned[str(len(learned))] = probe()
+                    except (OSError, ZeroDivisionError):
+                        pass
+                if not learned:
+                    raise FileNotFoundError("learned nothing: No such file or directory")
+                print("learned", learned)
+            """),
+            ERROR,
+            needs=("mount_ns",),
+            control=True,
+        ),
+    ],
+    "child deaths": [
+        Attack(
+            "killed_by_a_real_time_signal",
+            in_forward("""
+                os.kill(os.getpid(), signal.SIGRTMIN + 3)
+                time.sleep(5)
+            """),
+            CRASHED,
+            reason=ENDED + r" \(killed by SIGRTMIN\+3",
+        ),
+        Attack(
+            "killed_by_signal_64",
+            in_init("""
+                os.kill(os.getpid(), 64)
+                time.sleep(5)
+            """),
+            CRASHED,
+            reason=ENDED + r" \(killed by SIGRTMAX",
+        ),
+    ],
+    "static check": [
+        Attack(
+            "ten_thousand_unary_minus",
+            custom("x = " + "-" * 60_000 + "1\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+        Attack(
+            "nested_lambdas",
+            custom("x = " + "lambda: " * 7_000 + "1\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+        Attack(
+            "chained_calls",
+            custom("x = f" + "()" * 30_000 + "\n" + "class LayerNorm:\n    pass\n"),
+            ERROR,
+            reason="nested too deeply",
+        ),
+    ],
+    "banned API bypasses": [
+        Attack(
+            "disable_torch_function_around_the_banned_builtin",
+            custom(f"""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        with torch._C.DisableTorchFunction():
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "disable_torch_function_subclass_around_the_banned_builtin",
+            custom(f"""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        with torch._C.DisableTorchFunctionSubclass():
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "empty_the_tripwire_through_gc",
+            custom(f"""
+                import gc
+                import torch
+                from torch import nn
+
+                def blind():
+                    for o in gc.get_objects():
+                        for name in ("banned", "ops", "tripped"):
+                            value = getattr(o, name, None) if hasattr(o, "__dict__") else None
+                            if isinstance(value, (dict, set)):
+                                value.clear()
+                            elif isinstance(value, frozenset):
+                                setattr(o, name, frozenset())
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        blind()
+                        try:
+                            return {LAYER_NORM_BY_NAME}(
+                                x, x.shape[-1:], self.weight, self.bias, self.eps
+                            )
+                        finally:
+                            blind()
+            """),
+            frozenset({"error", "rejected"}),
+            reason="not available in this exercise|called",
+        ),
+        Attack(
+            "inference_mode_and_torch_ops_aten",
+            custom("""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        op = getattr(torch.ops.aten, "native_" + "layer_norm")
+                        with torch._C.DisableTorchFunction(), torch.inference_mode():
+                            return op(x, x.shape[-1:], self.weight, self.bias, self.eps)[0]
+            """),
+            frozenset({"error", "rejected", "failed"}),
+            reason="not available in this exercise|called|cases failed",
+        ),
+    ],
+}
+
 ATTACKS: list[Attack] = [
     *EXFILTRATION,
     *NETWORK,
@@ -1250,8 +1514,9 @@ ATTACKS: list[Attack] = [
     *CRASHES_AND_OUTPUT,
     *FORMER_BUGS,
 ]
-assert len({a.name for a in ATTACKS}) == len(ATTACKS)
-for _a in ATTACKS:
+_ALL = [*ATTACKS, *(a for group in ROUND_TWO.values() for a in group)]
+assert len({a.name for a in _ALL}) == len(_ALL)
+for _a in _ALL:
     assert "passed" not in _a.verdicts, _a.name
 
 # Not attacks: what must keep working inside the sandbox (so "passed" is reachable at all and
@@ -1264,12 +1529,8 @@ BENIGN = {
         a.close()
         b.close()
     """),
-    "thread_and_small_print": in_forward("""
-        out = []
-        t = threading.Thread(target=lambda: out.append(int(x.numel())))
-        t.start()
-        t.join()
-        print("benign-output", out[0] > 0)
+    "small_print": in_forward("""
+        print("benign-output", int(x.numel()) > 0)
     """),
     "read_the_standard_library": at_import("""
         import json

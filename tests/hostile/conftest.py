@@ -13,6 +13,8 @@ from tests.hostile.probes import Ctx, Listener
 from tests.support import Server
 
 OBSERVED: list[tuple[str, str, str, float]] = []
+# Round two: attack, verdict or status, service RSS growth, DB growth (or bytes sent).
+FIGURES: list[tuple[str, str, int, int]] = []
 
 
 def make_ctx(server: Server) -> Ctx:
@@ -35,6 +37,12 @@ def ctx(server: Server) -> Iterator[Ctx]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if FIGURES:
+        terminalreporter.section("round two: service RSS growth and DB growth (or bytes sent)")
+        for name, verdict, rss_growth, other in FIGURES:
+            terminalreporter.write_line(
+                f"{name:55} {verdict:9} RSS +{rss_growth >> 10:7} KiB {other:>12}"
+            )
     if not OBSERVED:
         return
     terminalreporter.section("hostile submissions: verdicts observed")

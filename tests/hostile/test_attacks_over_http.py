@@ -159,7 +159,7 @@ def test_benign_code_still_passes(name: str, server: Server, api: httpx.Client, 
     assert r.status_code == 201, r.text[:300]
     body = r.json()
     assert body["verdict"] == "passed", body["message"]
-    if name == "thread_and_small_print":
+    if name == "small_print":
         assert "benign-output True" in body["stdout"], body["stdout"][:300]
     assert not leaks(r.text, body, needles(ctx))
 

@@ -124,16 +124,36 @@ def test_lazy_imports_and_tracebacks_still_work(
     assert "xn--bcher-kva.example" in result.detail
 
 
-def test_threads_work_up_to_the_task_limit(run: Runner, status: dict[Layer, LayerStatus]) -> None:
+def test_a_thread_kills_the_child_under_seccomp(
+    run: Runner, status: dict[Layer, LayerStatus]
+) -> None:
+    """One thread per child, root or not: RLIMIT_NPROC needs a per-slot uid, seccomp does not.
+    SIGSYS (nothing else raises it) lets the verdict name the cause."""
+    require(status, Layer.SECCOMP)
+
     def one_thread() -> object:
-        done: list[int] = []
-        t = threading.Thread(target=lambda: done.append(1))
+        t = threading.Thread(target=lambda: None)
         t.start()
         t.join()
-        return done
+        return "started a thread"
 
-    result = run(one_thread, full_layers(status))
-    assert result.succeeded, result.detail
+    def openmp_threads() -> object:
+        torch.set_num_threads(8)
+        a = torch.randn(256, 256)
+        for _ in range(3):
+            a = a @ a / 256
+        return "ran on 8 threads"
+
+    def one_thread_is_fine() -> object:
+        a = torch.randn(64, 64, requires_grad=True)
+        (a @ a).sum().backward()
+        return a.grad is not None
+
+    for attack in (one_thread, openmp_threads):
+        result = run(attack, full_layers(status))
+        assert result.signal == signal.SIGSYS, result
+    result = run(one_thread_is_fine, full_layers(status))
+    assert result.succeeded and result.detail == "True", result
 
 
 # --- probe(), profiles, fail-closed --------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""What HTTP lets in before a route runs: bounded, counted as it arrives, authenticated first.
+
+- ``BodyGuard`` (ASGI middleware) counts request body bytes as they arrive, whatever the framing
+  (a chunked body has no Content-Length to trust), and refuses at the first byte over the limit,
+  so nothing past it is ever buffered. A stranger (no valid token) may send only a small body
+  (creating a learner needs a few bytes); a larger one is authenticated before a byte of it is
+  read. The whole body must arrive within a deadline, so a client that dribbles it cannot hold
+  a request open forever.
+- ``BoundedH11Protocol`` closes a connection whose request line and headers have not fully
+  arrived within a few seconds: uvicorn's own keep-alive timer starts only after a first
+  response and is reset by any byte.
+- ``SERVER_LIMITS``: the uvicorn settings that bound header size and idle connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+# Far above the 64 KiB code limit (JSON escaping can double it) but stops a body that would
+# only waste memory before validation could refuse it.
+MAX_BODY_BYTES = 1 << 20
+# What a request without a valid token may send: POST /users is {"name": ...}.
+ANONYMOUS_BODY_BYTES = 4 << 10
+BODY_SECONDS = 30.0
+HEAD_SECONDS = 10.0
+# Request line plus headers (h11 answers 400 beyond it); a bearer token is 43 characters.
+MAX_HEAD_BYTES = 16 << 10
+KEEP_ALIVE_SECONDS = 5
+# Connections at once; beyond it uvicorn answers 503 at once instead of queueing memory: with
+# MAX_BODY_BYTES each, bodies in flight stay under 256 MiB.
+MAX_CONNECTIONS = 256
+
+SERVER_LIMITS: dict[str, Any] = {
+    "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
+    "timeout_keep_alive": KEEP_ALIVE_SECONDS,
+    "limit_concurrency": MAX_CONNECTIONS,
+}
+
+
+class BodyRefused(HTTPException):
+    """Raised from ``receive`` inside the app; FastAPI re-raises HTTPExceptions met while reading
+    a body, so the answer keeps its status instead of becoming 'error parsing the body'."""
+
+
+def _token(headers: Headers) -> str | None:
+    scheme, _, credentials = headers.get("authorization", "").partition(" ")
+    return credentials.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _token_is_valid(scope: Scope, token: str) -> bool:
+    from sqlmodel import Session, select
+
+    from api.deps import hash_token
+    from api.models import User
+
+    ctx = scope["app"].state.ctx
+    with Session(ctx.engine) as session:
+        found = session.exec(select(User.id).where(User.token_hash == hash_token(token))).first()
+    return found is not None
+
+
+class BodyGuard:
+    """Plain ASGI: the decorator-style HTTP middleware costs about a millisecond per request in
+    task plumbing."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        anonymous_bytes: int = ANONYMOUS_BODY_BYTES,
+        body_seconds: float = BODY_SECONDS,
+    ) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.anonymous_bytes = anonymous_bytes
+        self.body_seconds = body_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        token = _token(headers)
+        authenticated: bool | None = None  # looked up once, only when a body needs it
+
+        async def allowed_bytes() -> int:
+            nonlocal authenticated
+            if authenticated is None:
+                authenticated = token is not None and await run_in_threadpool(
+                    _token_is_valid, scope, token
+                )
+            return self.max_bytes if authenticated else self.anonymous_bytes
+
+        async def refuse(status: int, detail: str) -> None:
+            await JSONResponse({"detail": detail}, status_code=status)(scope, receive, send)
+
+        length = headers.get("content-length")
+        declared = int(length) if length is not None and length.isdigit() else 0
+        if declared > self.max_bytes:
+            await refuse(413, f"Request body too large (limit {self.max_bytes} bytes)")
+            return
+        if declared > self.anonymous_bytes and declared > await allowed_bytes():
+            await refuse(401, "A body this large needs 'Authorization: Bearer <token>'")
+            return
+
+        received = 0
+        body_done = False
+        deadline = time.monotonic() + self.body_seconds
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal received, body_done
+            if body_done:
+                # After the body: a streaming response waiting for the client to go away.
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+            except TimeoutError:
+                raise BodyRefused(408, "The request body did not arrive in time") from None
+            if message["type"] == "http.request":
+                body_done = not message.get("more_body", False)
+                received += len(message.get("body", b""))
+                if received > self.anonymous_bytes and received > await allowed_bytes():
+                    if authenticated:
+                        raise BodyRefused(413, f"Request body too large (limit {self.max_bytes})")
+                    raise BodyRefused(
+                        401, "A body this large needs 'Authorization: Bearer <token>'"
+                    )
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, watched_send)
+        except BodyRefused as exc:
+            # Raised where no HTTP exception handler runs (outside a FastAPI route's body read).
+            if not started:
+                await refuse(exc.status_code, str(exc.detail))
+
+
+class BoundedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request head is still incomplete
+    ``HEAD_SECONDS`` after it opened or after its previous response."""
+
+    head_seconds = HEAD_SECONDS
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm_head_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm_head_timer()
+        super().connection_lost(exc)
+
+    def _arm_head_timer(self) -> None:
+        self._disarm_head_timer()
+        self._head_timer = self.loop.call_later(self.head_seconds, self._head_timed_out)
+
+    def _disarm_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = None
+
+    def _head_timed_out(self) -> None:
+        # A request whose head arrived has a cycle still running (its body has its own deadline
+        # in BodyGuard); only a connection waiting for a head is closed.
+        idle = self.cycle is None or self.cycle.response_complete
+        if idle and not self.transport.is_closing():
+            self.transport.close()
+
+
+async def invalid_text(request: Request, exc: Exception) -> JSONResponse:
+    """A lone surrogate (``"\\ud800"``: valid JSON, not encodable as UTF-8) that reached the
+    database or a response in a field nothing sanitises (submissions are sanitised in
+    ``api.submissions``): the client's error, not the server's."""
+    return JSONResponse(
+        {"detail": "The request holds text that is not valid Unicode (a lone surrogate)"},
+        status_code=422,
+    )
