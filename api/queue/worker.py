@@ -9,6 +9,8 @@ the embedded API uses. A sweeper thread re-sends rows nobody is working on.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -166,6 +168,8 @@ def run_worker(settings: Settings) -> int:
             without_mingle=True,
             without_heartbeat=True,
             loglevel="INFO",
+            # One node name per process: several workers may run on one host.
+            hostname=f"addnorm-{os.getpid()}@{socket.gethostname()}",
         )
         worker.start()
         return int(worker.exitcode or 0)
