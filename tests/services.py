@@ -72,25 +72,29 @@ class PrivateRedis:
     def start(self) -> None:
         server = shutil.which("redis-server")
         assert server, "redis-server is not installed (apt-get install redis-server)"
-        self.process = subprocess.Popen(
-            [
-                server,
-                "--port", str(self.port),
-                "--bind", "127.0.0.1",
-                "--appendonly", "yes",
-                "--appendfsync", "always",
-                "--dir", str(self.directory),
-                "--save", "",
-            ],
-            stdout=(self.directory / "redis.log").open("ab"),
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        argv = [
+            server,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.directory),
+        ]
+        # Every write fsynced to the append-only file; no snapshots.
+        argv += ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+        with (self.directory / "redis.log").open("ab") as out:
+            self.process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            with contextlib.suppress(redis.RedisError):
-                if redis.Redis.from_url(self.url, socket_connect_timeout=1).ping():
+            client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+            try:
+                if client.ping():
                     return
-            time.sleep(0.05)
+            except redis.RedisError:
+                time.sleep(0.05)
+            finally:
+                client.close()
         raise RuntimeError((self.directory / "redis.log").read_text())
 
     def kill(self) -> None:
