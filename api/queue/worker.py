@@ -35,6 +35,9 @@ from api.submitting import grade_stored
 
 log = logging.getLogger("addnorm.worker")
 
+# Touched every sweep interval in the data directory: a stale file means a stuck worker.
+HEARTBEAT = "worker-heartbeat"
+
 
 @dataclass
 class WorkerContext:
@@ -117,8 +120,11 @@ class Sweeper(threading.Thread):
         )
 
     def run(self) -> None:
+        heartbeat = self.ctx.settings.data_dir / HEARTBEAT
         while not self.stopped.wait(self.ctx.settings.sweep_interval_seconds):
             try:
+                # The container health check reads this file's age (docker-compose.cluster.yml).
+                heartbeat.touch()
                 self.sweep_once()
             except Exception:
                 log.exception("sweep failed; trying again next interval")
@@ -148,6 +154,7 @@ def build_worker_context(settings: Settings) -> WorkerContext:
 def run_worker(settings: Settings) -> int:
     """Run until SIGTERM (warm shutdown: the running tasks finish) or SIGINT."""
     app = make_celery(settings)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
     ctx = build_worker_context(settings)
     register(app, ctx)
     sweeper = Sweeper(ctx, app)
