@@ -19,7 +19,14 @@ log = logging.getLogger("addnorm.api")
 router = APIRouter(tags=["submissions"])
 
 
-@router.post("/exercises/{slug}/submissions", status_code=201, response_model=None)
+@router.post(
+    "/exercises/{slug}/submissions",
+    status_code=201,
+    response_model=None,
+    responses={
+        202: {"description": "Queue mode: stored and queued, no verdict yet; poll `Location`"}
+    },
+)
 def create_submission(
     body: SubmissionCreate,
     exercise: ExerciseDep,
