@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import redis
 
@@ -21,6 +22,8 @@ class GradingQueue:
         self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
         self.notices = VerdictNotices(self.redis, prefix=settings.redis_prefix)
         self.verdict_wait = settings.verdict_wait_seconds
+        self.prefix = settings.redis_prefix
+        self.sweep_interval = settings.sweep_interval_seconds
 
     def send(self, submission_id: int) -> bool:
         """Enqueue; False when the broker cannot be reached (the row stays `queued` and the
@@ -33,6 +36,18 @@ class GradingQueue:
             )
             return False
         return True
+
+    def live_workers(self) -> int | None:
+        """Workers that announced themselves within three sweep intervals (None: Redis is
+        unreachable)."""
+        try:
+            return int(
+                self.redis.zcount(
+                    f"{self.prefix}workers", time.time() - 3 * self.sweep_interval, "+inf"
+                )
+            )
+        except redis.RedisError:
+            return None
 
     def ping(self) -> bool:
         try:

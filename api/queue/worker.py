@@ -8,10 +8,12 @@ the embedded API uses. A sweeper thread re-sends rows nobody is working on.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -96,11 +98,21 @@ class Sweeper(threading.Thread):
     """Every interval, one worker of the cluster (a Redis lock decides which) re-sends rows
     stuck without a verdict and closes those past hope."""
 
-    def __init__(self, ctx: WorkerContext, app: Celery) -> None:
+    def __init__(self, ctx: WorkerContext, app: Celery, *, node: str) -> None:
         super().__init__(name="addnorm-sweeper", daemon=True)
         self.ctx = ctx
         self.app = app
+        self.node = node
         self.stopped = threading.Event()
+
+    def announce(self) -> None:
+        """Say 'alive' where the API's /health counts live workers (a sorted set by time)."""
+        key = f"{self.ctx.settings.redis_prefix}workers"
+        now = time.time()
+        self.ctx.redis.zadd(key, {self.node: now})
+        self.ctx.redis.zremrangebyscore(
+            key, "-inf", now - 10 * self.ctx.settings.sweep_interval_seconds
+        )
 
     def regrade(self, submission_id: int) -> None:
         self.app.send_task(GRADE_TASK, args=[submission_id])
@@ -125,6 +137,7 @@ class Sweeper(threading.Thread):
             try:
                 # The container health check reads this file's age (docker-compose.cluster.yml).
                 heartbeat.touch()
+                self.announce()
                 self.sweep_once()
             except Exception:
                 log.exception("sweep failed; trying again next interval")
@@ -157,7 +170,9 @@ def run_worker(settings: Settings) -> int:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     ctx = build_worker_context(settings)
     register(app, ctx)
-    sweeper = Sweeper(ctx, app)
+    # One node name per process: several workers may run on one host.
+    node = f"addnorm-{os.getpid()}@{socket.gethostname()}"
+    sweeper = Sweeper(ctx, app, node=node)
     sweeper.start()
     concurrency = settings.worker_concurrency or settings.grader_slots
     log.info(
@@ -175,13 +190,14 @@ def run_worker(settings: Settings) -> int:
             without_mingle=True,
             without_heartbeat=True,
             loglevel="INFO",
-            # One node name per process: several workers may run on one host.
-            hostname=f"addnorm-{os.getpid()}@{socket.gethostname()}",
+            hostname=node,
         )
         worker.start()
         return int(worker.exitcode or 0)
     finally:
         sweeper.stopped.set()
+        with contextlib.suppress(redis.RedisError):
+            ctx.redis.zrem(f"{settings.redis_prefix}workers", node)
         ctx.grader.pool.close()
         ctx.redis.close()
         ctx.engine.dispose()

@@ -23,6 +23,8 @@ def read_health(ctx: AppDep) -> dict[str, Any]:
             "database": "ok",
             "mode": "queue",
             "broker": "ok" if broker else "unreachable",
+            # Submissions wait in the queue (202) while this is 0: the API itself is fine.
+            "workers": ctx.queue.live_workers(),
             "exercises": len(ctx.catalog),
             "questions": len(ctx.questions),
             "sandbox": {"profile": ctx.settings.sandbox, "running": False, "graded_by": "workers"},

@@ -49,7 +49,16 @@ def poll(client: httpx.Client, location: str, seconds: float = 60) -> dict[str, 
 def test_health_says_queue_mode_and_reaches_the_broker(queue_api: Server) -> None:
     body = httpx.get(f"{queue_api.url}/health").json()
     assert body["status"] == "ok" and body["mode"] == "queue" and body["broker"] == "ok"
+    assert body["workers"] == 0  # none started yet: submissions would wait in the queue
     assert body["sandbox"]["graded_by"] == "workers"
+
+
+def test_health_counts_live_workers(queue_api: Server, worker: Worker) -> None:
+    deadline = time.monotonic() + 10
+    while (workers := httpx.get(f"{queue_api.url}/health").json()["workers"]) < 1:
+        assert time.monotonic() < deadline, "the running worker never showed in /health"
+        time.sleep(0.2)
+    assert workers == 1
 
 
 def test_worker_grades_and_the_api_answers_with_the_verdict(
