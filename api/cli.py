@@ -1,4 +1,5 @@
-"""The ``addnorm`` command: ``serve``, ``grade`` a file locally, and ``notebooks``."""
+"""The ``addnorm`` command: ``serve``, ``worker`` (queue mode), ``grade`` a file locally, and
+``notebooks``."""
 
 from __future__ import annotations
 
@@ -41,6 +42,24 @@ def serve(
         http=BoundedH11Protocol,
         **SERVER_LIMITS,
     )
+
+
+@app.command()
+def worker() -> None:
+    """Run a queue worker (needs ADDNORM_BROKER_URL): grades what the API processes enqueue."""
+    from api.config import get_settings
+    from api.queue.worker import run_worker
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    settings = get_settings()
+    if not settings.queue_mode:
+        typer.echo(
+            "addnorm worker needs ADDNORM_BROKER_URL (e.g. redis://127.0.0.1:6379/0)", err=True
+        )
+        raise typer.Exit(2)
+    raise typer.Exit(run_worker(settings))
 
 
 @app.command()

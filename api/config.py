@@ -42,6 +42,26 @@ class Settings(BaseSettings):
     max_concurrent_gradings: int = Field(default=2, ge=1)
     submissions_per_minute: int = Field(default=30, ge=1)
 
+    # Queue mode: with a broker (Redis) the API records and enqueues, `addnorm worker` grades.
+    broker_url: str | None = None
+    # Redis for verdict notices and limits shared by every API process; the broker's by default.
+    redis_url: str | None = None
+    # Prefix of every Redis key and Celery queue this deployment uses, so several can share one.
+    redis_prefix: str = Field(default="addnorm:", min_length=1, max_length=64)
+    # How long a submit request waits for the worker's verdict before answering 202 + Location.
+    verdict_wait_seconds: float = Field(default=5.0, ge=0, le=60)
+    # A delivered but unacknowledged task goes back to the queue after this long (Redis
+    # transport); it must exceed the longest job, which is at most time_limit_seconds.
+    visibility_timeout_seconds: int = Field(default=300, ge=10)
+    # Rows left `queued`/`grading` this long (no verdict) are re-sent by the sweeper...
+    sweep_after_seconds: float = Field(default=120.0, gt=0)
+    sweep_interval_seconds: float = Field(default=15.0, gt=0)
+    # ...until this old, or graded this many times without a verdict: then closed as not graded.
+    give_up_after_seconds: float = Field(default=3600.0, gt=0)
+    max_attempts: int = Field(default=3, ge=1, le=20)
+    # Worker threads per `addnorm worker`; the grader pool's slots by default.
+    worker_concurrency: int | None = Field(default=None, ge=1, le=64)
+
     @model_validator(mode="after")
     def _no_insecure_sandbox_in_production(self) -> Settings:
         if self.environment == "production" and self.sandbox == "insecure":
@@ -50,6 +70,36 @@ class Settings(BaseSettings):
                 "for development only and refused with ADDNORM_ENVIRONMENT=production"
             )
         return self
+
+    @model_validator(mode="after")
+    def _queue_deadlines_above_the_longest_job(self) -> Settings:
+        # A job holds its task at most the grading time limit (plus the wait for a slot): a
+        # shorter redelivery or sweep would grade a healthy job twice while it still runs.
+        longest = self.time_limit_seconds + self.queue_timeout_seconds
+        if self.visibility_timeout_seconds <= longest:
+            raise ValueError(
+                f"ADDNORM_VISIBILITY_TIMEOUT_SECONDS={self.visibility_timeout_seconds} must exceed "
+                f"the longest job ({longest:g} s: time limit plus queue timeout)"
+            )
+        if self.sweep_after_seconds <= longest:
+            raise ValueError(
+                f"ADDNORM_SWEEP_AFTER_SECONDS={self.sweep_after_seconds:g} must exceed the "
+                f"longest job ({longest:g} s: time limit plus queue timeout)"
+            )
+        if self.broker_url is not None and not self.broker_url.startswith(
+            ("redis://", "rediss://")
+        ):
+            raise ValueError("ADDNORM_BROKER_URL must be a redis:// or rediss:// URL")
+        return self
+
+    @property
+    def queue_mode(self) -> bool:
+        return self.broker_url is not None
+
+    @property
+    def shared_redis_url(self) -> str | None:
+        """Redis for notices and shared limits: ADDNORM_REDIS_URL, else the broker's."""
+        return self.redis_url or self.broker_url
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -1,4 +1,5 @@
-"""The engine, sessions, and migrations to head at start-up. SQLite in WAL mode by default."""
+"""The engine, sessions, and migrations to head at start-up. SQLite in WAL mode by default;
+PostgreSQL (``postgresql+psycopg://``) when ADDNORM_DATABASE_URL names it."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+# Any constant: every API and worker process that starts at once migrates under this lock.
+_MIGRATION_LOCK = 0x616464_6E6F726D
 
 
 def make_engine(url: str) -> Engine:
@@ -30,6 +34,16 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # Columns are naive timestamps holding UTC (as on SQLite): pin the session's time zone so
+        # an aware datetime is stored as UTC whatever the server's default zone is.
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=10,
+            max_overflow=20,
+            connect_args={"options": "-c timezone=UTC"},
+        )
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -37,6 +51,9 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # N replicas start together: one migrates, the others wait and then find it done.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
 

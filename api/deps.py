@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -19,15 +19,21 @@ from api.grading.grader import Grader
 from api.models import User
 from api.questions import QuestionBank
 
+if TYPE_CHECKING:
+    from api.queue.client import GradingQueue
+
 
 @dataclass
 class AppContext:
     settings: Settings
     engine: Engine
     catalog: dict[str, Exercise]
-    grader: Grader
+    # The in-process grader (embedded mode); None in queue mode, where workers grade.
+    grader: Grader | None
     limits: GradingLimits
     questions: QuestionBank
+    # Queue mode (ADDNORM_BROKER_URL): where submissions are sent for grading.
+    queue: GradingQueue | None = None
 
 
 # Dependencies that do no I/O are `async def`: a sync one costs a thread-pool hop. Those that

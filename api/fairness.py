@@ -1,17 +1,26 @@
 """Per-learner limits on grading: concurrent gradings and submissions per minute.
 
-In memory, per process: a single-process service is the default deployment. The clock is
-injectable so tests can move time instead of sleeping.
+In memory, per process, for the single-process default deployment (``GradingLimits``); in Redis
+when several API processes serve one cohort (``SharedGradingLimits``), so N processes enforce
+one limit. The clock is injectable so tests can move time instead of sleeping.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import redis
+
+log = logging.getLogger("addnorm.fairness")
 
 
 @dataclass(frozen=True)
@@ -57,3 +66,81 @@ class GradingLimits:
         finally:
             with self._lock:
                 self._running[user_id] -= 1
+
+
+# One round trip, atomic across every API process: drop what fell out of the window (and leases
+# of processes that died holding a slot), check both limits, take a slot.
+_TAKE_SLOT = """
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 60)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {1, oldest[2]}
+end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+  return {2, '0'}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[4])
+redis.call('EXPIRE', KEYS[1], 61)
+redis.call('EXPIRE', KEYS[2], math.ceil(tonumber(ARGV[5])) + 1)
+return {0, '0'}
+"""
+
+
+class SharedGradingLimits(GradingLimits):
+    """The same limits, held in Redis. A slot is a lease: if the API process holding it dies,
+    it lapses after ``lease_seconds`` instead of blocking the learner for good.
+
+    If Redis cannot be reached the request goes ahead (logged): these limits keep one learner
+    from crowding out the others; they are not a security boundary, and refusing every learner
+    while Redis restarts would be worse."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        prefix: str,
+        max_concurrent: int,
+        per_minute: int,
+        lease_seconds: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(max_concurrent=max_concurrent, per_minute=per_minute, clock=clock)
+        self.client = client
+        self.prefix = prefix
+        self.lease_seconds = lease_seconds
+        self._take = client.register_script(_TAKE_SLOT)
+
+    @contextmanager
+    def slot(self, user_id: int) -> Iterator[None]:
+        import redis
+
+        recent = f"{self.prefix}limits:{user_id}:recent"
+        running = f"{self.prefix}limits:{user_id}:running"
+        token = secrets.token_hex(8)
+        now = self._clock()
+        try:
+            code, detail = self._take(
+                keys=[recent, running],
+                args=[now, self.per_minute, self.max_concurrent, token, self.lease_seconds],
+            )
+        except redis.RedisError as exc:
+            log.warning("shared limits unavailable, not enforced for this request: %s", exc)
+            yield
+            return
+        if int(code) == 1:
+            wait = int(60.0 - (now - float(detail))) + 1
+            raise Throttled(f"more than {self.per_minute} submissions in a minute", max(wait, 1))
+        if int(code) == 2:
+            raise Throttled(
+                f"{self.max_concurrent} of your submissions are already being graded", 1
+            )
+        try:
+            yield
+        finally:
+            try:
+                self.client.zrem(running, token)
+            except redis.RedisError as exc:
+                log.warning("could not release a grading slot (it lapses by itself): %s", exc)

@@ -42,13 +42,19 @@ class Submission(SQLModel, table=True):
     user_id: int = Field(foreign_key="user.id", index=True)
     exercise: str = Field(index=True, max_length=64)
     code: str
-    # grading -> done, or grader_failed when grading itself broke (never the learner's fault).
-    state: str = Field(default="grading", max_length=16)
+    # queued (queue mode) -> grading -> done, or grader_failed when grading itself broke (never
+    # the learner's fault). A row left queued/grading by a dead process is graded again.
+    state: str = Field(default="grading", max_length=16, index=True)
     verdict: str | None = Field(default=None, max_length=16)
     message: str = ""
     result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     completed_at: datetime | None = None
+    # Recovery bookkeeping: when the task was last sent to the queue, when grading last began,
+    # and how many times it began (a submission that keeps killing its grader is closed).
+    sent_at: datetime | None = None
+    started_at: datetime | None = None
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class SubmissionCreate(SQLModel):

@@ -2,6 +2,10 @@
 
 Every text is sanitised and capped (``api.plaintext``) on the way in and again on the way out,
 so no row, old or new, can break a write, a response or a learner's listing.
+
+A verdict is written at most once per submission (``finish`` and ``close`` are guarded by the
+row's state), so a job graded twice (a redelivered task, a sweep, a restart) still leaves one
+verdict and one review update.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from api import plaintext
@@ -16,15 +21,91 @@ from api.grading.static import MAX_CODE_BYTES
 from api.grading.verdict import Verdict
 from api.models import Submission, utcnow
 
+OPEN_STATES = ("queued", "grading")
 
-def start(session: Session, *, user_id: int, exercise: str, code: str) -> Submission:
+
+def start(
+    session: Session, *, user_id: int, exercise: str, code: str, queued: bool = False
+) -> Submission:
+    """On record before anything grades it: ``grading`` embedded, ``queued`` in queue mode."""
     # The route refuses code over the limit; the cap here only guards other callers.
     code = plaintext.capped(code, MAX_CODE_BYTES)
-    row = Submission(user_id=user_id, exercise=exercise, code=code, state="grading")
+    row = Submission(
+        user_id=user_id,
+        exercise=exercise,
+        code=code,
+        state="queued" if queued else "grading",
+        started_at=None if queued else utcnow(),
+        attempts=0 if queued else 1,
+    )
     session.add(row)
     session.commit()
     session.refresh(row)
     return row
+
+
+def mark_sent(session: Session, *, submission_id: int) -> None:
+    session.execute(
+        update(Submission)
+        .where(col(Submission.id) == submission_id, col(Submission.state).in_(OPEN_STATES))
+        .values(sent_at=utcnow())
+    )
+    session.commit()
+
+
+def claim(session: Session, *, submission_id: int) -> Submission | None:
+    """Begin (another) grading of an open row; None when it already has its outcome."""
+    claimed = session.execute(
+        update(Submission)
+        .where(col(Submission.id) == submission_id, col(Submission.state).in_(OPEN_STATES))
+        .values(state="grading", started_at=utcnow(), attempts=col(Submission.attempts) + 1)
+    )
+    session.commit()
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    return session.get(Submission, submission_id, populate_existing=True)
+
+
+def _take_open(session: Session, submission_id: int) -> Submission | None:
+    """Lock an open row for its one outcome, inside the caller's transaction.
+
+    A guarded UPDATE is the lock: PostgreSQL makes a concurrent writer wait for this
+    transaction and then re-check the guard (the row is no longer open), SQLite serialises
+    writers outright. So of two gradings of one submission exactly one records its outcome."""
+    taken = session.execute(
+        update(Submission)
+        .where(col(Submission.id) == submission_id, col(Submission.state).in_(OPEN_STATES))
+        .values(completed_at=utcnow())
+    )
+    if taken.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return None
+    return session.get(Submission, submission_id, populate_existing=True)
+
+
+def finish(session: Session, *, submission_id: int, verdict: Verdict) -> Submission | None:
+    """Record the verdict unless the row already has an outcome (then None). The caller
+    commits, with the review card it updates alongside."""
+    row = _take_open(session, submission_id)
+    return None if row is None else complete(session, row=row, verdict=verdict)
+
+
+def close(session: Session, *, submission_id: int, reason: str) -> Submission | None:
+    """Give up on an open row without a verdict (``grader_failed``); commits. None when the
+    row already had its outcome."""
+    row = _take_open(session, submission_id)
+    return None if row is None else fail(session, row=row, reason=reason)
+
+
+def open_rows(session: Session, *, limit: int = 500) -> list[Submission]:
+    """Rows still waiting for an outcome, oldest first (for the sweeper and recovery)."""
+    query = (
+        select(Submission)
+        .where(col(Submission.state).in_(OPEN_STATES))
+        .order_by(col(Submission.id))
+        .limit(limit)
+    )
+    return list(session.exec(query))
 
 
 def complete(session: Session, *, row: Submission, verdict: Verdict) -> Submission:

@@ -1,24 +1,32 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
+from sqlmodel import Session
 
-from api import plaintext, practice, submissions
-from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
+from api import plaintext, submissions, submitting
+from api.catalog import Exercise
+from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
-from api.models import SubmissionCreate
+from api.models import Submission, SubmissionCreate
 
 log = logging.getLogger("addnorm.api")
 router = APIRouter(tags=["submissions"])
 
 
-@router.post("/exercises/{slug}/submissions", status_code=201, response_model=None)
+@router.post(
+    "/exercises/{slug}/submissions",
+    status_code=201,
+    response_model=None,
+    responses={
+        202: {"description": "Queue mode: stored and queued, no verdict yet; poll `Location`"}
+    },
+)
 def create_submission(
     body: SubmissionCreate,
     exercise: ExerciseDep,
@@ -26,7 +34,8 @@ def create_submission(
     session: SessionDep,
     ctx: AppDep,
 ) -> JSONResponse:
-    """Grade the code in the sandbox and answer with the verdict (synchronously: ~tens of ms)."""
+    """Grade the code in the sandbox and answer with the verdict: synchronously (~tens of ms)
+    when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``."""
     assert user.id is not None
     # A lone surrogate is valid JSON but not UTF-8: replaced here, before anything encodes it.
     code = plaintext.sanitised(body.code)
@@ -35,6 +44,9 @@ def create_submission(
         raise HTTPException(
             413, detail=f"Code is {size} bytes; the limit is {MAX_CODE_BYTES // 1024} KiB"
         )
+    if ctx.queue is not None:
+        return _enqueue_submission(code, exercise, user.id, session, ctx)
+    assert ctx.grader is not None
     try:
         with ctx.limits.slot(user.id):
             row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
@@ -69,14 +81,59 @@ def create_submission(
             detail=f"Too many submissions: {exc.reason}",
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
-    row = submissions.complete(session, row=row, verdict=verdict)
-    practice.record_verdict(
-        session, user_id=user.id, exercise=exercise, submission=row, now=datetime.now(UTC)
-    )
-    session.commit()
+    assert row.id is not None
+    recorded = submitting.record(session, submission_id=row.id, exercise=exercise, verdict=verdict)
+    # None only if start-up recovery graded this very row first: its verdict stands.
+    row = recorded or _reread(session, row)
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
     return JSONResponse(submissions.public(row), status_code=201)
+
+
+def _reread(session: Session, row: Submission) -> Submission:
+    session.refresh(row)
+    return row
+
+
+def _enqueue_submission(
+    code: str, exercise: Exercise, user_id: int, session: Session, ctx: AppContext
+) -> JSONResponse:
+    """Queue mode: store the row `queued`, send the task, wait a bounded time for the notice.
+
+    The row is on record before the task exists, so whatever fails after (the broker, this
+    process) the sweeper finds it `queued` and sends it again: the learner never resubmits."""
+    assert ctx.queue is not None
+    try:
+        with ctx.limits.slot(user_id):
+            row = submissions.start(
+                session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
+            )
+            assert row.id is not None
+            with ctx.queue.notices.awaiting(row.id) as wait:
+                if ctx.queue.send(row.id):
+                    submissions.mark_sent(session, submission_id=row.id)
+                    wait(ctx.queue.verdict_wait)
+            session.refresh(row)
+    except Throttled as exc:
+        raise HTTPException(
+            429,
+            detail=f"Too many submissions: {exc.reason}",
+            headers={"Retry-After": str(exc.retry_after)},
+        ) from None
+    if row.state == "done":
+        return JSONResponse(submissions.public(row), status_code=201)
+    if row.state == "grader_failed":
+        return JSONResponse(
+            {"detail": f"Grading did not finish ({row.message}); please resubmit", "id": row.id},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
+    location = f"/submissions/{row.id}"
+    return JSONResponse(
+        submissions.public(row),
+        status_code=202,
+        headers={"Location": location, "Retry-After": "1"},
+    )
 
 
 @router.get("/submissions/{submission_id}")

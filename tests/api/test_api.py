@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import httpx
+from sqlalchemy import create_engine, text
 
 from tests.support import REPO, Server
 
@@ -21,15 +20,29 @@ def test_health_reports_sandbox_layers(server: Server) -> None:
     assert body["sandbox"]["profile"] in {"strict", "standard", "insecure"}
 
 
-def test_create_user_returns_token_once_and_stores_only_its_hash(server: Server) -> None:
+def stored(database_url: str, sql: str, **params: object) -> tuple[object, ...]:
+    """One row read straight from the server's database (SQLite file or PostgreSQL)."""
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            return tuple(conn.execute(text(sql), params).one())
+    finally:
+        engine.dispose()
+
+
+def test_create_user_returns_token_once_and_stores_only_its_hash(
+    server: Server, database_url: str
+) -> None:
     with server.client() as c:
         r = c.post("/users", json={"name": "Ada"})
     assert r.status_code == 201
     body = r.json()
     assert body["name"] == "Ada" and len(body["token"]) >= 40
-    with sqlite3.connect(server.data_dir / "addnorm.db") as db:
-        stored = db.execute("SELECT token_hash FROM user WHERE id = ?", (body["id"],)).fetchone()[0]
-    assert stored != body["token"] and len(stored) == 64
+    (token_hash,) = stored(
+        database_url, 'SELECT token_hash FROM "user" WHERE id = :id', id=body["id"]
+    )
+    assert isinstance(token_hash, str)
+    assert token_hash != body["token"] and len(token_hash) == 64
 
 
 def test_missing_or_wrong_token_is_401(server: Server) -> None:
@@ -80,7 +93,7 @@ def test_syntax_error_is_an_error_verdict_with_line_and_column(api: httpx.Client
     assert "line 3" in body["message"]
 
 
-def test_solution_passes_and_is_recorded(api: httpx.Client, server: Server) -> None:
+def test_solution_passes_and_is_recorded(api: httpx.Client, database_url: str) -> None:
     r = api.post("/exercises/layer_norm/submissions", json={"code": SOLUTION})
     assert r.status_code == 201
     body = r.json()
@@ -92,11 +105,10 @@ def test_solution_passes_and_is_recorded(api: httpx.Client, server: Server) -> N
     assert body["timings_ms"]["total"] > 0
     again = api.get(f"/submissions/{body['id']}").json()
     assert again["verdict"] == "passed" and again["state"] == "done"
-    with sqlite3.connect(server.data_dir / "addnorm.db") as db:
-        state, verdict = db.execute(
-            "SELECT state, verdict FROM submission WHERE id = ?", (body["id"],)
-        ).fetchone()
-    assert (state, verdict) == ("done", "passed")
+    row = stored(
+        database_url, "SELECT state, verdict FROM submission WHERE id = :id", id=body["id"]
+    )
+    assert row == ("done", "passed")
 
 
 def test_starter_fails_with_a_message(api: httpx.Client) -> None:

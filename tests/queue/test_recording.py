@@ -1,0 +1,184 @@
+"""One verdict per submission, however many gradings race for it; limits shared by processes.
+
+On the real databases (a PostgreSQL database of this session's own, a SQLite file) and the real
+Redis: the guarantees live in their locking, so nothing here is mocked.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from api import db, submissions, submitting
+from api.catalog import Exercise, load_catalog
+from api.config import REPO_ROOT
+from api.fairness import SharedGradingLimits, Throttled
+from api.grading.verdict import Verdict
+from api.models import ReviewCard, Submission, User
+from tests.services import SYSTEM_REDIS
+
+
+@pytest.fixture(scope="module")
+def layer_norm() -> Exercise:
+    return load_catalog(REPO_ROOT / "exercises")["layer_norm"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str) -> Iterator[Engine]:
+    url = f"sqlite:///{tmp_path / 'addnorm.db'}" if request.param == "sqlite" else pg_url
+    eng = db.make_engine(url)
+    db.migrate(eng)
+    yield eng
+    eng.dispose()
+
+
+def new_submission(engine: Engine, *, queued: bool = True) -> tuple[int, int]:
+    with Session(engine, expire_on_commit=False) as session:
+        user = User(name="learner", token_hash=f"{id(object()):x}".ljust(64, "0")[:64])
+        session.add(user)
+        session.commit()
+        assert user.id is not None
+        row = submissions.start(
+            session, user_id=user.id, exercise="layer_norm", code="x = 1", queued=queued
+        )
+        assert row.id is not None
+        return user.id, row.id
+
+
+def verdict(status: str) -> Verdict:
+    return Verdict(status=status, message=f"{status} on every case", cases_total=3)
+
+
+def test_second_recording_of_a_verdict_changes_nothing(
+    engine: Engine, layer_norm: Exercise
+) -> None:
+    user_id, sid = new_submission(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        first = submitting.record(
+            session, submission_id=sid, exercise=layer_norm, verdict=verdict("passed")
+        )
+    assert first is not None and first.state == "done" and first.verdict == "passed"
+    with Session(engine, expire_on_commit=False) as session:
+        card = session.exec(select(ReviewCard).where(ReviewCard.user_id == user_id)).one()
+        card_before = (card.card, card.due)
+        second = submitting.record(
+            session, submission_id=sid, exercise=layer_norm, verdict=verdict("failed")
+        )
+    assert second is None
+    with Session(engine) as session:
+        row = session.get(Submission, sid)
+        card_after = session.exec(select(ReviewCard).where(ReviewCard.user_id == user_id)).one()
+        assert row is not None
+        assert (row.state, row.verdict, row.message) == ("done", "passed", "passed on every case")
+        # The review card was rescheduled once, by the verdict that stands.
+        assert (card_after.card, card_after.due) == card_before
+
+
+def test_racing_gradings_store_exactly_one_verdict(engine: Engine, layer_norm: Exercise) -> None:
+    _, sid = new_submission(engine)
+    outcomes: list[Submission | None] = []
+    barrier = threading.Barrier(6)
+
+    def grade(status: str) -> None:
+        with Session(engine, expire_on_commit=False) as session:
+            barrier.wait()
+            outcomes.append(
+                submitting.record(
+                    session, submission_id=sid, exercise=layer_norm, verdict=verdict(status)
+                )
+            )
+
+    threads = [
+        threading.Thread(target=grade, args=(s,)) for s in ["passed", "failed", "timeout"] * 2
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [o for o in outcomes if o is not None]
+    assert len(outcomes) == 6 and len(winners) == 1
+    with Session(engine) as session:
+        row = session.get(Submission, sid)
+        assert row is not None and row.verdict == winners[0].verdict
+
+
+def test_claim_counts_attempts_and_refuses_a_row_with_an_outcome(
+    engine: Engine, layer_norm: Exercise
+) -> None:
+    _, sid = new_submission(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        first = submissions.claim(session, submission_id=sid)
+        again = submissions.claim(session, submission_id=sid)
+        assert first is not None and again is not None
+        assert (again.state, again.attempts) == ("grading", 2) and again.started_at is not None
+        submitting.record(
+            session, submission_id=sid, exercise=layer_norm, verdict=verdict("passed")
+        )
+        assert submissions.claim(session, submission_id=sid) is None
+        assert submissions.close(session, submission_id=sid, reason="late") is None
+        assert submissions.open_rows(session) == []
+
+
+# -- limits shared by several API processes -----------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def two_processes(prefix: str, clock: Clock, **limits: int) -> list[SharedGradingLimits]:
+    """Two API processes' limits: separate clients, one Redis, one prefix."""
+    return [
+        SharedGradingLimits(
+            redis.Redis.from_url(SYSTEM_REDIS),
+            prefix=prefix,
+            max_concurrent=limits.get("max_concurrent", 10),
+            per_minute=limits.get("per_minute", 100),
+            lease_seconds=30,
+            clock=clock,
+        )
+        for _ in range(2)
+    ]
+
+
+def test_rate_limit_is_one_limit_across_processes(prefix: str) -> None:
+    clock = Clock()
+    a, b = two_processes(f"{prefix}rate:", clock, per_minute=3)
+    for limits in (a, b, a):
+        with limits.slot(7):
+            pass
+    with pytest.raises(Throttled) as refused, b.slot(7):
+        pass
+    assert "more than 3 submissions in a minute" in refused.value.reason
+    assert refused.value.retry_after == 61
+    with a.slot(8):  # another learner is not affected
+        pass
+    clock.now += 60.5
+    with b.slot(7):  # the window moved on
+        pass
+
+
+def test_concurrency_limit_is_one_limit_and_a_dead_holders_slot_lapses(prefix: str) -> None:
+    clock = Clock()
+    a, b = two_processes(f"{prefix}conc:", clock, max_concurrent=1)
+    held = a.slot(7)
+    held.__enter__()  # process a is grading for learner 7...
+    with pytest.raises(Throttled) as refused, b.slot(7):
+        pass
+    assert "already being graded" in refused.value.reason
+    # ...and dies without releasing: the lease runs out, the learner is not locked out.
+    clock.now += 31
+    with b.slot(7):
+        pass
+    with a.slot(7):  # released on exit: free again
+        pass
