@@ -281,3 +281,20 @@ def test_a_call_with_several_inputs_and_a_tuple_output() -> None:
     verdict = grade(stale, spec)
     assert verdict.status == "failed"
     assert next(c.target for c in verdict.checks if not c.passed) == "output[1]"
+
+
+def test_static_precheck_by_kind() -> None:
+    """The parent's checks before anything runs ask for a `def` in a function exercise."""
+    from api.grading.grader import precheck
+
+    assert precheck("import torch\ndef softmax(x, dim=-1):\n    return x\n", SOFTMAX) is None
+    missing = precheck("class softmax:\n    pass\n", SOFTMAX)
+    assert missing is not None and missing.status == "error" and "def softmax" in missing.message
+    banned = precheck(
+        "import torch.nn.functional as F\ndef softmax(x, dim=-1):\n    return F.softmax(x, dim)\n",
+        SOFTMAX,
+    )
+    assert banned is not None and banned.status == "rejected"
+    broken = precheck("def softmax(x:\n", SOFTMAX)
+    assert broken is not None and broken.line == 1
+    assert precheck("class Cube: pass\n", CUBE) is None
