@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError, model_validator
 
 from api.grading.spec import ExerciseSpec
 from api.questions import Topic
@@ -34,18 +34,23 @@ class ParameterInfo(BaseModel):
 class ExerciseMeta(BaseModel):
     title: str
     title_zh: str
-    # The question bank's topics this exercise trains (mastery and review count it for each).
-    topics: list[Topic] = Field(min_length=1)
+    # The main topic (also shown by the notebook generator) and every topic of the question
+    # bank this exercise trains (mastery and review count it for each); topic comes first.
+    topic: Topic
+    topics: list[Topic] = []
     difficulty: Literal["easy", "medium", "hard"]
     order: int = 0
     signature: str
     parameters: list[ParameterInfo] = []
     forbidden: list[str] = []
 
-    @property
-    def topic(self) -> str:
-        """The main topic (the first listed)."""
-        return self.topics[0]
+    @model_validator(mode="after")
+    def _main_topic_first(self) -> ExerciseMeta:
+        if not self.topics:
+            self.topics = [self.topic]
+        if self.topics[0] != self.topic or len(set(self.topics)) != len(self.topics):
+            raise ValueError("topics must start with the main topic and list each topic once")
+        return self
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,97 @@
+"""Golden verdicts: every variant of every exercise graded in-process with a fixed seed, the
+verdict reduced to what must not drift (status, message with its numbers masked, diagnosis,
+failing case/step/target), compared with ``tests/exercises/golden/<slug>.json``.
+
+Regenerate after a deliberate change, then review the diff:
+
+    .venv/bin/python -m tests.exercises.golden --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from api.catalog import load_catalog
+from api.grading import harness, verdict
+from api.grading.spec import ExerciseSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SEED = 20261130
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?")
+
+
+def _mask(text: str) -> str:
+    """Numbers vary with the last bits of a reduction; the words and the structure must not."""
+    return _NUMBER.sub("#", text)
+
+
+def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
+    cases = spec.make_cases(torch.Generator().manual_seed(seed))
+    frame = harness.encode_job(
+        code=source, class_name=spec.class_name, banned=spec.banned, cases=cases, kind=spec.kind
+    )
+    out, err = sys.stdout, sys.stderr
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a learner's code may warn
+            answer = harness.run_job(frame)
+    finally:  # run_job redirects them for good: it owns the child process, not this one
+        sys.stdout, sys.stderr = out, err
+    return verdict.decide(
+        spec, cases, body=answer, timed_out=False, truncated=False, signal=None, time_limit=5.0
+    )
+
+
+def summary(v: verdict.Verdict) -> dict[str, Any]:
+    failing = [c for c in v.checks if not c.passed]
+    return {
+        "status": v.status,
+        "message": _mask(v.message),
+        "diagnosis": None if v.diagnosis is None else v.diagnosis.name,
+        "cases_total": v.cases_total,
+        "cases_passed": v.cases_passed,
+        "failing": [[c.case, c.step, c.target] for c in failing],
+        "error": None if v.error is None else {k: v.error.get(k) for k in ("type", "line")},
+    }
+
+
+def goldens(slug: str, spec: ExerciseSpec) -> dict[str, Any]:
+    torch.set_num_threads(1)  # reductions in one order: the same last bits every run
+    found: dict[str, Any] = {"seed": SEED, "variants": {}}
+    for path in sorted((ROOT / "exercises" / slug / "variants").glob("*.py")):
+        found["variants"][path.stem] = summary(grade(path.read_text(), spec))
+    return found
+
+
+def path_for(slug: str) -> Path:
+    return GOLDEN / f"{slug}.json"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", action="store_true", help="rewrite the golden files")
+    args = parser.parse_args()
+    GOLDEN.mkdir(exist_ok=True)
+    changed = 0
+    for slug, exercise in load_catalog(ROOT / "exercises").items():
+        text = json.dumps(goldens(slug, exercise.spec), indent=1, ensure_ascii=False) + "\n"
+        path = path_for(slug)
+        if not path.is_file() or path.read_text() != text:
+            changed += 1
+            print(f"{'writing' if args.write else 'differs'}: {path.relative_to(ROOT)}")
+            if args.write:
+                path.write_text(text)
+    print(f"{changed} golden file(s) {'written' if args.write else 'differ'}")
+
+
+if __name__ == "__main__":
+    main()
