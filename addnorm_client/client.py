@@ -65,6 +65,8 @@ def _detail(response: httpx.Response) -> str:
         return response.text.strip()[:500] or response.reason_phrase
     if isinstance(body, dict) and "detail" in body:
         detail = body["detail"]
+        if isinstance(detail, list) and all(isinstance(d, dict) for d in detail):
+            return _validation_errors(detail)
         return detail if isinstance(detail, str) else str(detail)
     return str(body)[:500]
 
@@ -232,6 +234,16 @@ class Client:
 
 def _unknown_exercise(slug: str) -> str:
     return f"unknown exercise {slug!r}: GET /exercises lists the exercises this server grades"
+
+
+def _validation_errors(errors: list[dict[str, Any]]) -> str:
+    # FastAPI's 422: [{"loc": ["query", "topic"], "msg": "Input should be ...", ...}, ...]
+    parts = []
+    for error in errors[:5]:
+        loc = [str(part) for part in error.get("loc") or [] if part not in ("body", "query")]
+        where = ".".join(loc)
+        parts.append(f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", "")))
+    return "; ".join(parts)[:500]
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -312,7 +312,9 @@ def watch(
             if _watch_round(client, file, slug, code) and exit_on_pass:
                 return
             out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
-            code = watcher.next_change()
+            change = watcher.next_change()
+            assert change is not None  # without a timeout it only returns with new content
+            code = change
 
 
 # -- questions ----------------------------------------------------------------------------------

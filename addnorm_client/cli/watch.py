@@ -53,10 +53,14 @@ class FileWatcher:
         """Record ``text`` as handled, so only a later, different content counts as a change."""
         self._last_text = _digest(text)
 
-    def next_change(self) -> str:
-        """Block until the file holds new content that has been still for ``quiet`` seconds."""
+    def next_change(self, timeout: float | None = None) -> str | None:
+        """Block until the file holds new content that has been still for ``quiet`` seconds.
+
+        Returns that content, or None once ``timeout`` seconds pass without one.
+        """
         changed_at: float | None = None
-        while True:
+        give_up = None if timeout is None else self._clock() + timeout
+        while give_up is None or self._clock() < give_up:
             stamp = _stamp(self.path)
             now = self._clock()
             if stamp != self._seen:
@@ -68,6 +72,7 @@ class FileWatcher:
                     self.accept(text)
                     return text
             self._sleep(self.poll)
+        return None
 
     def _read(self) -> str | None:
         try:
