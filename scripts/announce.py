@@ -93,4 +93,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C while waiting: the server gets it too and stops
+        sys.exit(130)
