@@ -23,7 +23,7 @@ from rich.text import Text
 
 from addnorm_client.cli import config, show
 from addnorm_client.cli.answers import NotAnAnswer, parse_answer
-from addnorm_client.cli.local_check import LocalReport, run_local_check
+from addnorm_client.cli.local_check import LocalReport, exercises_dir, run_local_check
 from addnorm_client.cli.watch import FileWatcher
 from addnorm_client.cli.workfile import exercise_of, read_code, starter_file, write_new
 from addnorm_client.client import AddnormError, Client, TokenRejected
@@ -206,9 +206,7 @@ def start(
 
 
 def _local_slugs() -> list[str]:
-    from addnorm_client.cli.local_check import _exercises_dir
-
-    root = _exercises_dir()
+    root = exercises_dir()
     return sorted(p.parent.name for p in root.glob("*/starter.py"))
 
 

@@ -44,14 +44,15 @@ class LocalReport:
         return self.problem is None and bool(self.cases) and all(c.ok for c in self.cases)
 
 
-def _exercises_dir() -> Path:
+def exercises_dir() -> Path:
+    """The exercise content this checkout holds (``ADDNORM_CONTENT_DIR`` moves it)."""
     from api.config import get_settings
 
     return get_settings().content_dir
 
 
 def cases_source(slug: str) -> str:
-    own = _exercises_dir() / slug / "local_check.py"
+    own = exercises_dir() / slug / "local_check.py"
     if own.is_file():
         return own.read_text(encoding="utf-8")
     from api import notebooks
