@@ -159,7 +159,9 @@ def run_local_check(slug: str, code: str, filename: str) -> LocalReport:
             # Building a case calls the learner's class (e.g. a NameError for a renamed one).
             where = _learner_line(exc, filename)
             return LocalReport(slug, f"{type(exc).__name__}: {exc}{where}", ())
-    outcomes = _outcomes([run_case(case) for case in cases])
+    # run_case(case): the signature that goes with the notebook-cell cases.
+    run: Callable[..., Any] = run_case
+    outcomes = _outcomes([run(case) for case in cases])
     if not outcomes:
         raise AddnormError(f"the local cases of {slug!r} produced no case to run")
     return LocalReport(slug, None, outcomes)

@@ -12,22 +12,31 @@ import pytest
 
 from tests.support import REPO, Server
 
-SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text(encoding="utf-8")
+# The learner's code, written here rather than derived from solutions/ (which the material
+# changes): a correct LayerNorm, and two mistakes with their parts marked.
+_LAYER_NORM = """\
+import torch
+from torch import nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean = x.mean(dim=-1, keepdim=True){detach}
+        var = (x - mean).pow(2){reduce}{detach}
+        return (x - mean) * torch.rsqrt(var + self.eps) * self.weight + self.bias
+"""
+BIASED = ".mean(dim=-1, keepdim=True)"
+SOLUTION = _LAYER_NORM.format(detach="", reduce=BIASED)
 # The classic mistake the grader names: the sample (n - 1) variance instead of the biased one.
-UNBIASED = SOLUTION.replace(
-    "var = centred.pow(2).mean(dim=-1, keepdim=True)",
-    "var = centred.pow(2).sum(dim=-1, keepdim=True) / (x.shape[-1] - 1)",
-)
+UNBIASED = _LAYER_NORM.format(detach="", reduce=".sum(dim=-1, keepdim=True) / (x.shape[-1] - 1)")
 # Right forward pass, wrong gradients: passes the local cases (forward only), fails on the server.
-DETACHED = SOLUTION.replace(
-    "mean = x.mean(dim=-1, keepdim=True)", "mean = x.mean(dim=-1, keepdim=True).detach()"
-).replace(
-    "var = centred.pow(2).mean(dim=-1, keepdim=True)",
-    "var = centred.pow(2).mean(dim=-1, keepdim=True).detach()",
-)
-assert SOLUTION != UNBIASED and SOLUTION.count(".detach()") + 2 == DETACHED.count(".detach()"), (
-    "the worked solution changed: update the mistakes above"
-)
+DETACHED = _LAYER_NORM.format(detach=".detach()", reduce=BIASED)
 
 
 @dataclass
