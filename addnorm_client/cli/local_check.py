@@ -82,17 +82,20 @@ def cases_source(slug: str) -> str:
 def _collecting() -> Iterator[list[Any]]:
     from addnorm_client import local
 
+    # Typed loosely: the notebook-cell cases call check(cases), whatever signature local.py's
+    # own check has by now.
+    module: Any = local
     collected: list[Any] = []
-    original = local.check
+    original = module.check
 
-    def collect(cases: Sequence[Any]) -> None:
+    def collect(cases: Sequence[Any], *args: Any, **kwargs: Any) -> None:
         collected.extend(cases)
 
-    local.check = collect
+    module.check = collect
     try:
         yield collected
     finally:
-        local.check = original
+        module.check = original
 
 
 def _learner_line(exc: BaseException, filename: str) -> str:
