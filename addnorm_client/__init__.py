@@ -13,6 +13,7 @@ from addnorm_client.client import (
     Client,
     CodeTooLarge,
     NotFound,
+    RetryLater,
     ServerUnreachable,
     TokenRejected,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "Client",
     "CodeTooLarge",
     "NotFound",
+    "RetryLater",
     "ServerUnreachable",
     "TokenRejected",
 ]

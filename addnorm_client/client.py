@@ -48,6 +48,16 @@ class ApiError(AddnormError):
         self.detail = detail
 
 
+class RetryLater(ApiError):
+    """A 429 (too many submissions) or 503 (grader busy) that says when to try again."""
+
+    def __init__(self, status: int, detail: str, retry_after: float | None) -> None:
+        super().__init__(status, detail)
+        self.retry_after = retry_after
+        if retry_after is not None:
+            self.args = (f"{self.args[0]}; retry in {retry_after:g} s",)
+
+
 def _detail(response: httpx.Response) -> str:
     try:
         body = response.json()
@@ -55,6 +65,8 @@ def _detail(response: httpx.Response) -> str:
         return response.text.strip()[:500] or response.reason_phrase
     if isinstance(body, dict) and "detail" in body:
         detail = body["detail"]
+        if isinstance(detail, list) and all(isinstance(d, dict) for d in detail):
+            return _validation_errors(detail)
         return detail if isinstance(detail, str) else str(detail)
     return str(body)[:500]
 
@@ -102,8 +114,8 @@ class Client:
         """Register a learner; the answer's ``token`` is shown once, keep it."""
         return self._json("POST", "/users", json={"name": name}, auth=False)
 
-    def exercises(self) -> list[dict[str, Any]]:
-        return self._json_list("GET", "/exercises")
+    def exercises(self, lang: str = "en") -> list[dict[str, Any]]:
+        return self._json_list("GET", "/exercises", params={"lang": lang})
 
     def exercise(self, slug: str, lang: str = "en") -> dict[str, Any]:
         return self._json(
@@ -123,6 +135,14 @@ class Client:
         params = {"lang": lang} | ({"topic": topic} if topic else {})
         return self._json_list("GET", "/questions", params=params)
 
+    def question(self, question_id: str, lang: str = "en") -> dict[str, Any]:
+        return self._json(
+            "GET",
+            f"/questions/{question_id}",
+            params={"lang": lang},
+            missing=f"unknown question {question_id!r}: GET /questions lists them",
+        )
+
     def answer(self, question_id: str, answer: object, lang: str = "en") -> dict[str, Any]:
         """Grade ``answer`` (a choice index, a list of indices, a bool or a number)."""
         return self._json(
@@ -132,6 +152,21 @@ class Client:
             json={"answer": answer},
             missing=f"unknown question {question_id!r}: GET /questions lists them",
         )
+
+    def me(self) -> dict[str, Any]:
+        """The learner the token belongs to (``id``, ``name``): a cheap way to test a token."""
+        return self._json("GET", "/users/me")
+
+    def progress(self) -> dict[str, Any]:
+        return self._json("GET", "/progress")
+
+    def review(self, lang: str = "en") -> dict[str, Any]:
+        """What is due now, most overdue first (``due``, ``count``)."""
+        return self._json("GET", "/review", params={"lang": lang})
+
+    def practice_session(self, lang: str = "en") -> dict[str, Any]:
+        """Today's practice set: ``reviews`` due, then ``new`` items from the weakest topic."""
+        return self._json("GET", "/session", params={"lang": lang})
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -192,8 +227,29 @@ class Client:
             raise NotFound(missing or f"not found: {method} {path} ({_detail(response)})")
         if status == 413:
             raise CodeTooLarge(f"code too large: {_detail(response)}")
+        if status in (429, 503):
+            raise RetryLater(status, _detail(response), _retry_after(response))
         raise ApiError(status, _detail(response))
 
 
 def _unknown_exercise(slug: str) -> str:
     return f"unknown exercise {slug!r}: GET /exercises lists the exercises this server grades"
+
+
+def _validation_errors(errors: list[dict[str, Any]]) -> str:
+    # FastAPI's 422: [{"loc": ["query", "topic"], "msg": "Input should be ...", ...}, ...]
+    parts = []
+    for error in errors[:5]:
+        loc = [str(part) for part in error.get("loc") or [] if part not in ("body", "query")]
+        where = ".".join(loc)
+        parts.append(f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", "")))
+    return "; ".join(parts)[:500]
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    # Retry-After may also be an HTTP date; the server sends seconds, anything else is ignored.
+    try:
+        seconds = float(response.headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+    return seconds if 0 <= seconds < 86400 else None

@@ -1,5 +1,6 @@
-"""The ``addnorm`` command: ``serve``, ``worker`` (queue mode), ``grade`` a file locally, and
-``notebooks``."""
+"""The ``addnorm`` command: ``serve``, ``worker`` (queue mode), ``grade`` a file locally,
+``notebooks``, and the learner's commands (``addnorm_client.cli``: ``signup``, ``list``,
+``start``, ``watch``, ``submit``, ...)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from addnorm_client.cli import register as register_learner_commands
+
 app = typer.Typer(
     help="addnorm: Transformer building blocks, graded in a sandbox.", no_args_is_help=True
 )
@@ -17,6 +20,8 @@ notebooks_app = typer.Typer(
     help="Generate and check the paired Jupyter notebooks.", no_args_is_help=True
 )
 app.add_typer(notebooks_app, name="notebooks")
+# signup, login, list, start, check, submit, watch, quiz, review, status: the learner's commands.
+register_learner_commands(app)
 
 
 @app.command()
@@ -71,8 +76,35 @@ def grade(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the whole verdict as JSON.")
     ] = False,
+    own_pool: Annotated[
+        bool,
+        typer.Option("--own-pool", help="Start a pool even when a local server is running."),
+    ] = False,
 ) -> None:
-    """Grade a file locally in the same sandbox the service uses (no server needed)."""
+    """Grade a file in the service's sandbox, no server needed.
+
+    A local `addnorm serve` you are logged in to is used when one runs (its pool is warm, the
+    verdict is recorded as a submission); otherwise a one-off grader pool is started, which
+    takes several seconds.
+    """
+    from addnorm_client.cli.local_pool import grade_on_running_server
+
+    code = path.read_text(encoding="utf-8")
+    if not own_pool:
+        answer = grade_on_running_server(exercise, code)
+        if answer is not None:
+            if as_json:
+                typer.echo(json.dumps(answer, indent=2, ensure_ascii=False))
+            else:
+                from rich.console import Console
+
+                from addnorm_client.cli.show import verdict as show_verdict
+
+                show_verdict(Console(highlight=False, soft_wrap=True), answer, exercise)
+            raise typer.Exit(0 if answer.get("verdict") == "passed" else 1)
+
+    from rich.console import Console
+
     from api.catalog import load_catalog
     from api.config import get_settings
     from api.grading.grader import Grader
@@ -83,12 +115,21 @@ def grade(
     if exercise not in catalog:
         typer.echo(f"unknown exercise {exercise!r}; known: {', '.join(catalog)}", err=True)
         raise typer.Exit(2)
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    # Said up front: the pool imports torch in a fresh, locked-down zygote before the first
+    # verdict, several seconds on a laptop (6-12 s measured on a busy 2-core machine).
+    console.print(
+        "starting a grader pool for this one file (several seconds; a running `addnorm serve` "
+        "keeps one warm and `addnorm grade` uses it when you are logged in to it)"
+    )
     pool = GraderPool(slots=1, profile=settings.sandbox, cpu_seconds=settings.cpu_seconds)
-    pool.start()
     try:
-        verdict = Grader(pool, time_limit=settings.time_limit_seconds).grade(
-            path.read_text(encoding="utf-8"), catalog[exercise].spec
-        )
+        with console.status("starting the sandboxed grader pool..."):
+            pool.start()
+        with console.status("grading..."):
+            verdict = Grader(pool, time_limit=settings.time_limit_seconds).grade(
+                code, catalog[exercise].spec
+            )
     finally:
         pool.close()
     if as_json:

@@ -1,0 +1,461 @@
+"""The learner's commands: ``signup``/``login``, ``list``, ``start``, ``check``, ``submit``,
+``watch``, ``quiz``, ``review`` and ``status``, all talking to a server over HTTP.
+
+Exit codes, for scripts and editors: 0 when the command did its job (and the code passed),
+1 when the code did not pass (``check``, ``submit``), 2 when the command could not do its job
+(server unreachable, token rejected, unknown exercise, ...). Those errors are one plain line on
+stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from addnorm_client.cli import config, show
+from addnorm_client.cli.answers import NotAnAnswer, parse_answer
+from addnorm_client.cli.local_check import LocalReport, exercises_dir, run_local_check
+from addnorm_client.cli.watch import FileWatcher
+from addnorm_client.cli.workfile import exercise_of, read_code, starter_file, write_new
+from addnorm_client.client import AddnormError, Client, TokenRejected
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# soft_wrap: a long line (a token, an error) stays one line that a script can read back.
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_NOT_PASSED = 1
+EXIT_ERROR = 2
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON, for scripts.")]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language: en or zh.")]
+ExerciseOpt = Annotated[
+    str | None,
+    typer.Option("--exercise", "-e", help="Exercise slug, if the file does not say."),
+]
+FileArg = Annotated[Path, typer.Argument(help="Your exercise file (as `addnorm start` wrote it).")]
+
+
+def friendly(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn the errors a learner can act on into one line on stderr and exit code 2."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except TokenRejected as exc:
+            err.print(Text(f"addnorm: {_token_advice(exc)}"))
+        except AddnormError as exc:
+            err.print(Text(f"addnorm: {exc}"))
+        except KeyboardInterrupt:
+            err.print(Text("addnorm: stopped"))
+            raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_ERROR)
+
+    return run
+
+
+def _token_advice(exc: TokenRejected) -> str:
+    url = _server_url()
+    if "no token" in str(exc):
+        return f"not logged in to {url}: run `addnorm signup NAME` or `addnorm login`"
+    return f"token rejected by {url}: run `addnorm login` with a token this server issued"
+
+
+def _server_url(explicit: str | None = None) -> str:
+    return config.normalise_url(explicit) if explicit else config.load().server_url()
+
+
+def _client(url: str | None = None) -> Client:
+    cfg = config.load()
+    server = config.normalise_url(url) if url else cfg.server_url()
+    return Client(server, cfg.token_for(server) or "")
+
+
+def _check_lang(lang: str) -> str:
+    if lang not in ("en", "zh"):
+        raise AddnormError(f"--lang must be en or zh, not {lang!r}")
+    return lang
+
+
+# -- account ------------------------------------------------------------------------------------
+
+UrlOpt = Annotated[
+    str | None,
+    typer.Option("--url", help="Server URL (default: ADDNORM_URL, the saved one, or :8000)."),
+]
+
+
+@friendly
+def signup(
+    name: Annotated[str, typer.Argument(help="Your name on this server.")],
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a learner on the server and save its token (file mode 0600)."""
+    server = _server_url(url)
+    if not name.strip():
+        raise AddnormError("the name must not be empty")
+    with Client(server, "") as client:
+        created = client.create_user(name)
+    path = config.remember(server, str(created["token"]))
+    if as_json:
+        show.print_json(out, {**created, "url": server, "config": str(path)})
+        return
+    out.print(Text(f"signed up as {created['name']} (learner {created['id']}) on {server}"))
+    out.print(Text(f"token (shown once; saved to {path}): {created['token']}"))
+    out.print(Text("next: addnorm list, then addnorm start SLUG"))
+
+
+@friendly
+def login(
+    url: UrlOpt = None,
+    token: Annotated[
+        str | None, typer.Option("--token", help="The token; asked for when omitted.")
+    ] = None,
+) -> None:
+    """Check a token with the server and save it for this server (file mode 0600)."""
+    server = _server_url(url)
+    if token is None:
+        token = typer.prompt(f"token for {server}", hide_input=True)
+    token = token.strip()
+    if not token:
+        raise AddnormError("the token must not be empty")
+    with Client(server, token) as client:
+        me = client.me()
+    path = config.remember(server, token)
+    out.print(Text(f"logged in to {server} as {me.get('name')} (token saved to {path})"))
+
+
+# -- exercises ----------------------------------------------------------------------------------
+
+STATUS_STYLE = {"solved": "green", "attempted": "yellow", "not_started": "dim"}
+
+
+@friendly
+def list_exercises(lang: LangOpt = "en", as_json: JsonOpt = False) -> None:
+    """The exercises on the server, with your status on each."""
+    with _client() as client:
+        exercises = client.exercises(_check_lang(lang))
+    if as_json:
+        show.print_json(out, exercises)
+        return
+    table = Table()
+    for column in ("exercise", "title", "topic", "difficulty", "status"):
+        table.add_column(column)
+    for e in exercises:
+        status = str(e.get("status", ""))
+        table.add_row(
+            Text(str(e.get("slug"))),
+            Text(str(e.get("title"))),
+            Text(str(e.get("topic"))),
+            Text(str(e.get("difficulty"))),
+            Text(status.replace("_", " "), STATUS_STYLE.get(status, "")),
+        )
+    out.print(table)
+    out.print(show.catalogue_progress(exercises))
+
+
+def _prompt_file(exercise: Mapping[str, Any]) -> str:
+    contract = exercise.get("contract") or {}
+    lines = [str(exercise.get("prompt", "")).rstrip(), ""]
+    if contract.get("signature"):
+        lines += ["## Contract", "", "```python", str(contract["signature"]).rstrip(), "```", ""]
+    for p in contract.get("parameters") or []:
+        lines.append(f"- `{p.get('name')}` {p.get('shape', '')}, initialised to {p.get('init')}")
+    if contract.get("forbidden"):
+        lines += ["", "Not allowed:", *(f"- {f}" for f in contract["forbidden"])]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@friendly
+def start(
+    slug: Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm (see `list`).")],
+    lang: LangOpt = "en",
+    folder: Annotated[
+        Path, typer.Option("--dir", help="Where to write the files.", file_okay=False)
+    ] = Path("."),
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+) -> None:
+    """Write the exercise's starter (SLUG.py) and its prompt (SLUG.md) into a folder."""
+    with _client() as client:
+        exercise = client.exercise(slug, _check_lang(lang))
+    code_path = folder / f"{slug}.py"
+    prompt_path = folder / f"{slug}.md"
+    # Both checks before either write: never leave half an exercise behind.
+    for path in (code_path, prompt_path):
+        if path.exists() and not force:
+            raise AddnormError(f"{path} already exists (your work?); use --force to overwrite it")
+    write_new(prompt_path, _prompt_file(exercise), force=True)
+    write_new(code_path, starter_file(slug, str(exercise["starter"])), force=True)
+    out.print(Text(f"{exercise.get('title')}: wrote {code_path} and {prompt_path}", "bold"))
+    out.print(Text(f"read {prompt_path}, fill in {code_path}, then:"))
+    out.print(Text(f"  addnorm watch {code_path}     (checks and submits on every save)"))
+    out.print(Text(f"  addnorm submit {code_path}    (once)"))
+
+
+def _local_slugs() -> list[str]:
+    root = exercises_dir()
+    return sorted(p.parent.name for p in root.glob("*/starter.py"))
+
+
+def _report_json(report: LocalReport) -> dict[str, Any]:
+    return {
+        "exercise": report.slug,
+        "passed": report.passed,
+        "problem": report.problem,
+        "cases": [
+            {
+                "name": c.name,
+                "shape": list(c.shape),
+                "ok": c.ok,
+                "max_abs_error": c.max_abs_error,
+                "note": c.note,
+            }
+            for c in report.cases
+        ],
+    }
+
+
+@friendly
+def check(file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False) -> None:
+    """Run the exercise's public local cases on FILE, in this process (fast, no server)."""
+    code = read_code(file)
+    slug = exercise_of(file, code, exercise, _local_slugs())
+    report = run_local_check(slug, code, str(file))
+    if as_json:
+        show.print_json(out, _report_json(report))
+    else:
+        show.local_report(out, report)
+    if not report.passed:
+        raise typer.Exit(EXIT_NOT_PASSED)
+
+
+@friendly
+def submit(file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False) -> None:
+    """Have the server grade FILE; exit code 1 unless it passed."""
+    code = read_code(file)
+    with _client() as client:
+        slug = exercise_of(file, code, exercise, [e["slug"] for e in client.exercises()])
+        verdict = client.submit(slug, code)
+    if as_json:
+        show.print_json(out, verdict)
+    else:
+        show.verdict(out, verdict, slug)
+    if verdict.get("verdict") != "passed":
+        raise typer.Exit(EXIT_NOT_PASSED)
+
+
+def _next_exercise(exercises: Sequence[Mapping[str, Any]], after: str) -> str | None:
+    open_ = [str(e["slug"]) for e in exercises if e.get("status") != "solved"]
+    return next((s for s in open_ if s != after), None)
+
+
+def _watch_round(client: Client, file: Path, slug: str, code: str) -> bool:
+    """One check-then-submit round; True when the server passed the code."""
+    out.rule(Text(f"{file.name}: checking"))
+    try:
+        report: LocalReport | None = run_local_check(slug, code, str(file))
+    except AddnormError as exc:  # an exercise without local cases goes straight to the server
+        out.print(Text(f"no local check: {exc}", "dim"))
+        report = None
+    if report is not None:
+        show.local_report(out, report)
+        if not report.passed:
+            out.print(Text("fix the local cases first; not submitted. Save to re-run.", "yellow"))
+            return False
+    try:
+        verdict = client.submit(slug, code)
+    except TokenRejected as exc:
+        raise AddnormError(_token_advice(exc)) from None
+    except AddnormError as exc:
+        # The server may come back (or the rate limit lift): keep watching.
+        err.print(Text(f"addnorm: {exc}"))
+        return False
+    show.verdict(out, verdict, slug)
+    passed = verdict.get("verdict") == "passed"
+    try:
+        exercises = client.exercises()
+    except AddnormError:
+        return passed
+    out.print(show.catalogue_progress(exercises))
+    if passed:
+        following = _next_exercise(exercises, slug)
+        hint = f"next: addnorm start {following}" if following else "every exercise is solved"
+        out.print(Text(f"{slug} solved! {hint}", "bold green"))
+    return passed
+
+
+@friendly
+def watch(
+    file: FileArg,
+    exercise: ExerciseOpt = None,
+    exit_on_pass: Annotated[
+        bool, typer.Option("--exit-on-pass", help="Stop (exit 0) once the server passes it.")
+    ] = False,
+) -> None:
+    """Re-check and re-submit FILE on every save (local cases first), like rustlings' watch."""
+    code = read_code(file)
+    with _client() as client:
+        slug = exercise_of(file, code, exercise, [e["slug"] for e in client.exercises()])
+        watcher = FileWatcher(file)
+        watcher.accept(code)
+        while True:
+            if _watch_round(client, file, slug, code) and exit_on_pass:
+                return
+            out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
+            change = watcher.next_change()
+            assert change is not None  # without a timeout it only returns with new content
+            code = change
+
+
+# -- questions ----------------------------------------------------------------------------------
+
+
+def _ask(question: Mapping[str, Any], number: int, total: int) -> Any | None:
+    """Show a question and read an answer from stdin; None to skip it. EOFError ends the quiz."""
+    out.print()
+    head = f"[{number}/{total}] ({question.get('topic')}) {question.get('prompt')}"
+    out.print(Text(head, "bold"))
+    if question.get("code"):
+        out.print(Text(str(question["code"]).rstrip()))
+    for choice in question.get("choices") or []:
+        out.print(Text(f"  {choice.get('index')}) {choice.get('text')}"))
+    unit = f" ({question['unit']})" if question.get("unit") else ""
+    out.print(Text(f"answer with {question.get('answer_format')}{unit}; empty to skip", "dim"))
+    while True:
+        out.print("> ", end="")
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        if not sys.stdin.isatty():
+            out.print()  # a piped answer is not echoed: end the prompt's line ourselves
+        if not line.strip():
+            return None
+        try:
+            return parse_answer(question, line)
+        except NotAnAnswer as exc:
+            out.print(Text(f"{exc}; try again", "yellow"))
+
+
+def _run_questions(client: Client, questions: Sequence[Mapping[str, Any]], lang: str) -> None:
+    right = answered = 0
+    try:
+        for number, question in enumerate(questions, 1):
+            answer = _ask(question, number, len(questions))
+            if answer is None:
+                out.print(Text("skipped", "dim"))
+                continue
+            result = client.answer(str(question["id"]), answer, lang)
+            answered += 1
+            right += bool(result.get("correct"))
+            mark = (
+                Text("correct", "bold green")
+                if result.get("correct")
+                else Text(
+                    f"incorrect: the answer is {result.get('correct_answer_text')}", "bold red"
+                )
+            )
+            out.print(mark)
+            if result.get("explanation"):
+                out.print(Text(str(result["explanation"])))
+    except EOFError:
+        out.print()
+    out.print(Text(f"{right} of {answered} answered correctly", "bold"))
+
+
+@friendly
+def quiz(
+    topic: Annotated[str | None, typer.Option("--topic", help="Only this topic.")] = None,
+    lang: LangOpt = "en",
+    count: Annotated[int, typer.Option("--count", min=1, max=100, help="How many.")] = 5,
+    seed: Annotated[int | None, typer.Option("--seed", help="Fix the question order.")] = None,
+) -> None:
+    """An interactive quiz on the concept questions: answers are read from stdin."""
+    with _client() as client:
+        pool = client.questions(topic=topic, lang=_check_lang(lang))
+        if not pool:
+            raise AddnormError(f"no questions for topic {topic!r}")
+        chosen = random.Random(seed).sample(pool, min(count, len(pool)))
+        _run_questions(client, chosen, lang)
+
+
+@friendly
+def review(lang: LangOpt = "en", as_json: JsonOpt = False) -> None:
+    """Today's practice session: reviews that are due, then new items; questions are asked here."""
+    with _client() as client:
+        plan = client.practice_session(_check_lang(lang))
+        if as_json:
+            show.print_json(out, plan)
+            return
+        items = [*plan.get("reviews", []), *plan.get("new", [])]
+        if not items:
+            out.print(Text("nothing due today: try `addnorm quiz` or a new exercise"))
+            return
+        focus = ", ".join(plan.get("focus_topics") or [])
+        due = len(plan.get("reviews", []))
+        out.print(Text(f"today: {due} due for review, {len(items) - due} new; focus: {focus}"))
+        for item in items:
+            if item.get("kind") == "exercise":
+                out.print(Text(f"  exercise {item['id']}: addnorm start {item['id']}"))
+        questions = [
+            client.question(str(i["id"]), lang) for i in items if i.get("kind") == "question"
+        ]
+        if questions:
+            _run_questions(client, questions, lang)
+
+
+@friendly
+def status(as_json: JsonOpt = False) -> None:
+    """Your progress: exercises solved, and mastery per topic, with bars."""
+    with _client() as client:
+        progress = client.progress()
+    if as_json:
+        show.print_json(out, progress)
+        return
+    exercises = progress.get("exercises") or {}
+    out.print(show.catalogue_progress([{"slug": k, **v} for k, v in exercises.items()]), Text(""))
+    for slug, entry in exercises.items():
+        status_ = str(entry.get("status"))
+        out.print(
+            Text(f"  {slug:<16} "),
+            Text(status_.replace("_", " "), STATUS_STYLE.get(status_, "")),
+            Text(f" ({entry.get('attempts', 0)} attempts)", "dim"),
+        )
+    table = Table(title="topics", title_justify="left")
+    for column in ("topic", "mastery", "", "answered"):
+        table.add_column(column)
+    for topic, m in (progress.get("topics") or {}).items():
+        mastery = float(m.get("mastery") or 0.0)
+        table.add_row(
+            Text(topic),
+            Text(show.bar(mastery, 1.0), "green"),
+            Text(f"{mastery:.0%}"),
+            Text(f"{m.get('attempted', 0)}/{m.get('total', 0)}"),
+        )
+    out.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the learner commands to the ``addnorm`` command."""
+    app.command()(signup)
+    app.command()(login)
+    app.command("list")(list_exercises)
+    app.command()(start)
+    app.command()(check)
+    app.command()(submit)
+    app.command()(watch)
+    app.command()(quiz)
+    app.command()(review)
+    app.command()(status)

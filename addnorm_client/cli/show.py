@@ -1,0 +1,148 @@
+"""How the learner CLI draws things in a terminal (rich): verdicts, local checks, bars.
+
+Everything the server sends is shown as text, never as rich markup, so a message that happens to
+contain ``[red]`` prints as written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from addnorm_client.cli.local_check import LocalReport
+
+# Enough failing checks to see the pattern without scrolling the diagnosis away.
+MAX_FAILING_SHOWN = 8
+BAR_WIDTH = 24
+
+VERDICT_STYLES = {
+    "passed": "bold green",
+    "failed": "bold red",
+    "error": "bold dark_orange",
+    "timeout": "bold magenta",
+    "crashed": "bold magenta",
+    "rejected": "bold yellow",
+}
+
+
+def print_json(console: Console, data: Any) -> None:
+    # Plain print, not rich: --json output is for scripts and must not be re-wrapped.
+    console.file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def bar(done: float, total: float, width: int = BAR_WIDTH) -> str:
+    """A text progress bar, e.g. ``█████░░░░░``; exact at 0 and at ``total``."""
+    share = 0.0 if total <= 0 else min(max(done / total, 0.0), 1.0)
+    filled = round(share * width)
+    if 0 < share < 1:
+        filled = min(max(filled, 1), width - 1)
+    return "█" * filled + "░" * (width - filled)
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2e}"
+    if isinstance(value, list | tuple):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def verdict(console: Console, v: Mapping[str, Any], slug: str) -> None:
+    name = str(v.get("verdict") or v.get("state") or "unknown")
+    line = Text()
+    line.append(f"{slug}: {name.upper()}", style=VERDICT_STYLES.get(name, "bold"))
+    line.append(f"  {v.get('message') or ''}")
+    console.print(line)
+    diagnosis = v.get("diagnosis")
+    if isinstance(diagnosis, Mapping):
+        console.print(
+            Text.assemble(
+                ("Diagnosis: ", "bold yellow"),
+                (str(diagnosis.get("title") or diagnosis.get("name") or ""), "bold"),
+                (f" ({diagnosis.get('name')})" if diagnosis.get("name") else "", "dim"),
+            )
+        )
+        if diagnosis.get("explanation"):
+            console.print(Text(f"  {diagnosis['explanation']}"))
+    checks: Sequence[Mapping[str, Any]] = v.get("checks") or []
+    failing = [c for c in checks if not c.get("passed")]
+    if failing:
+        columns = ("case", "shape", "dtype", "max abs err", "max rel err", "message")
+        rows = []
+        for c in failing[:MAX_FAILING_SHOWN]:
+            target = f" [{c['target']}]" if c.get("target") else ""
+            rows.append(
+                (
+                    f"{c.get('case', '')}{target}",
+                    _fmt(c.get("shape")),
+                    str(c.get("dtype") or ""),
+                    _fmt(c.get("max_abs_error")),
+                    _fmt(c.get("max_rel_error")),
+                    str(c.get("message") or ""),
+                )
+            )
+        # A check that never ran has no shape or error: drop the columns no row fills.
+        keep = [i for i in range(len(columns)) if i == 0 or any(row[i] for row in rows)]
+        table = Table(
+            title=f"failing checks ({len(failing)} of {len(checks)})", title_justify="left"
+        )
+        for i in keep:
+            table.add_column(columns[i], overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(row[i]) for i in keep))
+        console.print(table)
+        if len(failing) > MAX_FAILING_SHOWN:
+            console.print(f"... and {len(failing) - MAX_FAILING_SHOWN} more failing checks")
+    elif checks:
+        console.print(Text(f"all {len(checks)} checks passed", style="green"))
+    error = v.get("error")
+    if isinstance(error, Mapping) and error.get("type"):
+        where = f" (line {error['line']})" if error.get("line") else ""
+        console.print(Text(f"exception: {error['type']}: {error.get('message', '')}{where}"))
+    for key in ("stdout", "stderr"):
+        if v.get(key):
+            console.print(Text(f"{key}:", style="dim"))
+            console.print(Text(str(v[key]).rstrip()))
+
+
+def local_report(console: Console, report: LocalReport) -> None:
+    if report.problem is not None:
+        console.print(Text(f"{report.slug}: local check could not run: {report.problem}", "red"))
+        return
+    table = Table(title=f"{report.slug}: local cases (forward pass, float32)", title_justify="left")
+    for column in ("", "case", "shape", "max abs err", "result"):
+        table.add_column(column)
+    for c in report.cases:
+        table.add_row(
+            Text("✓", "green") if c.ok else Text("✗", "red"),
+            escape(c.name),
+            _fmt(c.shape),
+            _fmt(c.max_abs_error),
+            escape(c.note),
+        )
+    console.print(table)
+    ok = sum(c.ok for c in report.cases)
+    style = "green" if report.passed else "red"
+    console.print(
+        Text(f"{ok} of {len(report.cases)} local cases match", style),
+        Text("(a sanity check: `addnorm submit` gets the verdict that counts)", "dim"),
+    )
+
+
+def catalogue_progress(exercises: Sequence[Mapping[str, Any]]) -> Text:
+    """The progress line across the catalogue, as watch mode prints it after every verdict."""
+    solved = sum(1 for e in exercises if e.get("status") == "solved")
+    total = len(exercises)
+    return Text.assemble(
+        ("progress ", "bold"),
+        (bar(solved, total), "green"),
+        f" {solved}/{total} exercises solved",
+    )
