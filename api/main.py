@@ -21,6 +21,7 @@ from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.questions import load_question_bank
 from api.routes import exercises, health, progress, questions, submissions, users
+from api.web import install as install_web_ui
 
 log = logging.getLogger("addnorm")
 
@@ -112,4 +113,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES)
     for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
+    # The browser UI (pages under /app, static files, CSP and other security headers).
+    install_web_ui(app)
     return app
