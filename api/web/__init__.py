@@ -23,7 +23,7 @@ def _page_session(request: Request) -> WebSession:
     # themselves: build the session with a short-lived database session of its own.
     from sqlmodel import Session
 
-    with Session(request.app.state.ctx.engine) as session:
+    with Session(request.app.state.ctx.engine, expire_on_commit=False) as session:
         return web_session(request, session)
 
 

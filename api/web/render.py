@@ -24,7 +24,13 @@ _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("
 
 
 def markdown(source: str) -> Markup:
-    return Markup(_markdown.render(source))  # markdown-it escapes text; raw HTML is off
+    html = _markdown.render(source)  # markdown-it escapes text; raw HTML is off
+    # Code blocks and tables scroll sideways on a phone: a scrolling region must be reachable
+    # by keyboard (WCAG 2.1.1), so each is focusable.
+    html = html.replace("<pre>", '<pre tabindex="0">')
+    html = html.replace("<table>", '<div class="scroll" tabindex="0"><table>')
+    html = html.replace("</table>", "</table></div>")
+    return Markup(html)
 
 
 def _number(value: object) -> str:

@@ -76,6 +76,9 @@ def axe_violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
 
 
 def shoot(page: Page, folder: Path, name: str) -> Path:
+    """The whole page as ``name.png``, and what fits the window as ``name.view.png`` (the
+    README's screenshots are of the latter)."""
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(folder / f"{name}.view.png"))
     return path
