@@ -5,6 +5,7 @@ progress chart moving; on a desktop and on a 390x844 phone (dark mode), with no 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,7 @@ def type_code(page: Page, code: str) -> None:
         }""",
         code,
     )
+    page.keyboard.press("ControlOrMeta+Home")
     # The editor mirrors itself into the form's textarea: what the server will receive.
     assert page.input_value("#code") == code
 
@@ -163,11 +165,16 @@ def test_learner_flow(
         expect(page.get_by_test_id("diagnosis")).to_have_attribute(
             "data-mistake", "unbiased_variance"
         )
-        expect(page.get_by_test_id("checks")).to_be_visible()
+        # The failing checks lead, with their numbers; the passing ones fold away.
+        failing = page.get_by_test_id("checks").first.locator("tr.bad")
+        expect(failing.first).to_be_visible()
+        expect(failing.first.locator("td").nth(5)).to_have_text(re.compile(r"^\d"))
         visit.check("exercise-failed")
 
-        # The fix passes.
+        # The fix, typed but not sent, survives a reload as a draft; then it passes.
         type_code(page, FIXED_LAYER_NORM)
+        page.reload()
+        assert page.input_value("#code") == FIXED_LAYER_NORM
         submit_and_wait(page, shortcut=False)
         expect(page.get_by_test_id("verdict-status")).to_have_text("passed")
         expect(page.get_by_test_id("history").locator("li")).to_have_count(2)
