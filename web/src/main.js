@@ -20,8 +20,14 @@ function submitForm(form) {
 function draftStore(textarea) {
   const key = textarea.dataset.draftKey;
   if (!key) return null;
-  const base = textarea.value;
+  let base = textarea.value;
   return {
+    // A submission graded in place makes its code the server's: the new base, no draft.
+    // Edits made while it was being graded stay a draft.
+    rebase(submitted, current) {
+      base = submitted;
+      this.save(current);
+    },
     load() {
       try {
         const saved = JSON.parse(localStorage.getItem(key) || "null");
@@ -79,6 +85,11 @@ function mountEditor(textarea) {
   textarea.tabIndex = -1;
   textarea.after(view.dom);
   if (label) label.addEventListener("click", () => view.focus());
+  if (drafts) {
+    form.addEventListener("addnorm:graded", (event) =>
+      drafts.rebase(event.detail.code, textarea.value),
+    );
+  }
   return view;
 }
 
@@ -107,12 +118,16 @@ function gradeInPlace(form) {
     if (button) button.disabled = true;
     if (spinner) spinner.hidden = false;
     try {
+      const body = new FormData(form);
       const response = await fetch(form.action, {
         method: "POST",
-        body: new FormData(form),
+        body,
         headers: { "X-Addnorm-Partial": "1" },
         credentials: "same-origin",
       });
+      if (response.ok) {
+        form.dispatchEvent(new CustomEvent("addnorm:graded", { detail: { code: body.get("code") } }));
+      }
       const type = response.headers.get("content-type") || "";
       if (type.startsWith("text/html")) {
         // Server-rendered and escaped by the template engine: safe to insert.
