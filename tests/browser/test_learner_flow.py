@@ -106,7 +106,7 @@ def submit_and_wait(page: Page, *, shortcut: bool) -> None:
     before = results.inner_html()
     watch_spinner(page)
     if shortcut:
-        page.get_by_test_id("editor").click()
+        page.get_by_test_id("editor").focus()
         page.keyboard.press("ControlOrMeta+Enter")
     else:
         page.get_by_test_id("submit").click()
