@@ -23,6 +23,7 @@ from api.questions import load_question_bank
 from api.queue.recovery import recover_in_background
 from api.routes import exercises, health, progress, questions, submissions, users
 from api.routes.interviews import router as interviews_router
+from api.web import install as install_web_ui
 
 log = logging.getLogger("addnorm")
 
@@ -145,4 +146,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
     app.include_router(interviews_router)
+    # The browser UI (pages under /app, static files, CSP and other security headers).
+    install_web_ui(app)
     return app

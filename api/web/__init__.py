@@ -1,0 +1,50 @@
+"""The browser UI: server-rendered pages over the same services as the JSON API.
+
+``install(app)`` adds the pages, the static files (the committed editor bundle), the security
+headers and the page error handlers to the app that ``api.main.create_app`` builds.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from api.web import account, exercises, progress, quiz
+from api.web.render import HERE, render
+from api.web.security import SecurityHeaders
+from api.web.session import FormRejected, PageNotFound, SignInRequired, WebSession, web_session
+
+
+def _page_session(request: Request) -> WebSession:
+    # Error pages need the language and a CSRF token for the header's forms, but must not fail
+    # themselves: build the session with a short-lived database session of its own.
+    from sqlmodel import Session
+
+    with Session(request.app.state.ctx.engine, expire_on_commit=False) as session:
+        return web_session(request, session)
+
+
+async def _sign_in_first(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SignInRequired)
+    return RedirectResponse(f"/app/signin?next={quote(exc.next_path)}", status_code=303)
+
+
+def _not_found(request: Request, exc: Exception) -> Response:
+    return render(request, _page_session(request), "error.html", status=404, kind="not_found")
+
+
+def _form_rejected(request: Request, exc: Exception) -> Response:
+    return render(request, _page_session(request), "error.html", status=403, kind="forbidden")
+
+
+def install(app: FastAPI) -> None:
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    for module in (account, exercises, quiz, progress):
+        app.include_router(module.router)
+    app.add_exception_handler(SignInRequired, _sign_in_first)
+    app.add_exception_handler(PageNotFound, _not_found)
+    app.add_exception_handler(FormRejected, _form_rejected)

@@ -1,0 +1,77 @@
+"""Progress as data for a server-rendered SVG chart (no chart library, no script) and the
+learner's streak and recent activity. Pure functions: the page route reads the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+# Geometry of the mastery chart, in SVG user units (it scales with the page width).
+LABEL_WIDTH = 150
+BAR_WIDTH = 300
+ROW_HEIGHT = 28
+BAR_HEIGHT = 18
+
+
+@dataclass(frozen=True)
+class Bar:
+    topic: str
+    label: str
+    mastery: float  # 0..1
+    y: int
+    width: float
+    percent: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    bars: list[Bar]
+    width: int
+    height: int
+    label_width: int
+    bar_width: int
+    bar_height: int
+
+
+def mastery_chart(mastery: dict[str, float], labels: dict[str, str]) -> Chart:
+    bars = []
+    for row, (topic, level) in enumerate(mastery.items()):
+        level = min(max(level, 0.0), 1.0)
+        bars.append(
+            Bar(
+                topic=topic,
+                label=labels.get(topic, topic),
+                mastery=level,
+                y=row * ROW_HEIGHT,
+                width=round(level * BAR_WIDTH, 1),
+                percent=round(level * 100),
+            )
+        )
+    return Chart(
+        bars=bars,
+        width=LABEL_WIDTH + BAR_WIDTH + 50,
+        height=max(len(bars), 1) * ROW_HEIGHT,
+        label_width=LABEL_WIDTH,
+        bar_width=BAR_WIDTH,
+        bar_height=BAR_HEIGHT,
+    )
+
+
+def streak(active_days: set[date], today: date) -> int:
+    """Consecutive days with activity ending today, or yesterday when today has none yet (the
+    streak is not broken before the day is over)."""
+    day = today if today in active_days else today - timedelta(days=1)
+    count = 0
+    while day in active_days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+@dataclass(frozen=True)
+class Activity:
+    at: datetime
+    kind: str  # submission | answer
+    item: str  # exercise slug or question id
+    outcome: str  # a verdict status, or correct / incorrect
+    link: str

@@ -1,0 +1,181 @@
+"""The exercise list, one exercise (prompt beside the editor), grading from the page, and a past
+submission."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import Session
+
+from api import progress, submissions
+from api.catalog import Exercise
+from api.deps import AppContext, AppDep, SessionDep
+from api.models import Submission, SubmissionCreate, User
+from api.routes.submissions import create_submission
+from api.web.render import render
+from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep
+from api.web.verdicts import verdict_view
+
+router = APIRouter(include_in_schema=False)
+
+# How long a page waits for a queued submission (the API's 202) before showing it as pending.
+QUEUE_WAIT_SECONDS = 60.0
+_PENDING = ("queued", "grading")
+
+
+def _exercise(ctx: AppContext, slug: str) -> Exercise:
+    exercise = ctx.catalog.get(slug)
+    if exercise is None:
+        raise PageNotFound()
+    return exercise
+
+
+@router.get("/app/exercises")
+def read_exercise_list(
+    request: Request, web: WebDep, user: LearnerDep, session: SessionDep, ctx: AppDep
+) -> Response:
+    assert user.id is not None
+    mine = progress.exercise_progress(session, user_id=user.id, catalog=ctx.catalog)
+    return render(request, web, "exercises.html", exercises=list(ctx.catalog.values()), mine=mine)
+
+
+def _exercise_page(
+    request: Request,
+    web: WebDep,
+    user: User,
+    session: Session,
+    exercise: Exercise,
+    *,
+    code: str | None = None,
+    problem: str | None = None,
+    status: int = 200,
+) -> Response:
+    assert user.id is not None
+    history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
+    latest = history[0] if history else None
+    if code is None:
+        code = latest.code if latest is not None else exercise.starter
+    verdict = verdict_view(submissions.public(latest), web.lang) if latest is not None else None
+    return render(
+        request,
+        web,
+        "exercise.html",
+        status=status,
+        exercise=exercise,
+        code=code,
+        verdict=verdict,
+        history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
+        problem=problem,
+        draft_key=f"addnorm:draft:{user.id}:{exercise.slug}",
+    )
+
+
+@router.get("/app/exercises/{slug}")
+def read_exercise_page(
+    request: Request, slug: str, web: WebDep, user: LearnerDep, session: SessionDep, ctx: AppDep
+) -> Response:
+    return _exercise_page(request, web, user, session, _exercise(ctx, slug))
+
+
+def _await_verdict(session: Session, *, user_id: int, submission_id: int) -> Submission | None:
+    """Queue mode answers 202: poll the row (written by the worker) until it has a verdict."""
+    deadline = time.monotonic() + QUEUE_WAIT_SECONDS
+    while True:
+        session.expire_all()
+        row = submissions.get(session, user_id=user_id, submission_id=submission_id)
+        session.commit()
+        if row is None or row.state not in _PENDING or time.monotonic() > deadline:
+            return row
+        time.sleep(0.25)
+
+
+def _grade(
+    user: User, session: Session, ctx: AppContext, exercise: Exercise, code: str
+) -> tuple[dict[str, Any] | None, str | None, int]:
+    """Grade through the API's own route function: (verdict JSON, problem, HTTP status)."""
+    assert user.id is not None
+    try:
+        response = create_submission(SubmissionCreate(code=code), exercise, user, session, ctx)
+    except HTTPException as exc:  # 413 too large, 429 throttled
+        return None, str(exc.detail), exc.status_code
+    data = json.loads(bytes(response.body))
+    if response.status_code == 202:
+        submission_id = data.get("id")
+        if not isinstance(submission_id, int):
+            location = response.headers.get("location", "")
+            tail = location.rstrip("/").rsplit("/", 1)[-1]
+            submission_id = int(tail) if tail.isdigit() else None
+        row = (
+            _await_verdict(session, user_id=user.id, submission_id=submission_id)
+            if submission_id is not None
+            else None
+        )
+        if row is None:
+            return None, "The submission was queued but could not be found", 502
+        return submissions.public(row), None, 200
+    if response.status_code == 201:
+        return data, None, 201
+    return None, str(data.get("detail") or "Grading failed"), response.status_code
+
+
+@router.post("/app/exercises/{slug}/submissions")
+def create_submission_page(
+    request: Request,
+    slug: str,
+    web: CheckedFormDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
+    code: Annotated[str, Form(max_length=1 << 20)] = "",
+) -> Response:
+    exercise = _exercise(ctx, slug)
+    # Browsers send CRLF line ends in form posts; the grader reports lines as the learner wrote.
+    code = code.replace("\r\n", "\n")
+    _, problem, status = _grade(user, session, ctx, exercise, code)
+    if request.headers.get("x-addnorm-partial") == "1":
+        assert user.id is not None
+        history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
+        latest = history[0] if history else None
+        return render(
+            request,
+            web,
+            "_results.html",
+            status=status if problem else 200,
+            exercise=exercise,
+            problem=problem,
+            verdict=verdict_view(submissions.public(latest), web.lang) if latest else None,
+            history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
+        )
+    if problem is not None:
+        # Keep what the learner typed: the page comes back with it and the reason.
+        return _exercise_page(
+            request, web, user, session, exercise, code=code, problem=problem, status=status
+        )
+    return RedirectResponse(f"/app/exercises/{exercise.slug}#results", status_code=303)
+
+
+@router.get("/app/submissions/{submission_id}")
+def read_submission_page(
+    request: Request,
+    submission_id: int,
+    web: WebDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
+) -> Response:
+    assert user.id is not None
+    row = submissions.get(session, user_id=user.id, submission_id=submission_id)
+    if row is None:
+        raise PageNotFound()
+    return render(
+        request,
+        web,
+        "submission.html",
+        row=row,
+        exercise=ctx.catalog.get(row.exercise),
+        verdict=verdict_view(submissions.public(row), web.lang),
+    )

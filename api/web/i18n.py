@@ -1,0 +1,197 @@
+"""The pages' own words in English and Chinese. Content (prompts, questions, diagnoses) carries
+its own translations; this is only the interface around it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+
+UI: dict[str, tuple[str, str]] = {
+    "app": ("addnorm", "addnorm"),
+    "tagline": (
+        "Transformer building blocks, graded in a sandbox",
+        "Transformer 基础模块练习，在沙箱中评测",
+    ),
+    "nav_exercises": ("Exercises", "编程题"),
+    "nav_quiz": ("Quiz", "概念题"),
+    "nav_review": ("Review", "复习"),
+    "nav_progress": ("Progress", "进度"),
+    "sign_out": ("Sign out", "退出"),
+    "language": ("Language", "语言"),
+    "switch_to": ("中文", "English"),
+    "skip": ("Skip to content", "跳到正文"),
+    # account
+    "signin_title": ("Sign in", "登录"),
+    "signup_title": ("Create a learner", "创建学习者"),
+    "name": ("Your name", "你的名字"),
+    "create": ("Create and sign in", "创建并登录"),
+    "token": ("Token", "令牌"),
+    "token_help": (
+        "Paste the token you were given when your learner was created.",
+        "粘贴创建学习者时得到的令牌。",
+    ),
+    "signin": ("Sign in", "登录"),
+    "remember": ("Keep me signed in on this device", "在此设备上保持登录"),
+    "bad_token": ("That token is not known here.", "这个令牌无效。"),
+    "bad_name": ("Please enter a name (1 to 80 characters).", "请输入名字（1 到 80 个字符）。"),
+    "your_token": ("Your token", "你的令牌"),
+    "token_once": (
+        "Shown once. Keep it to sign in elsewhere or to use the API, the CLI and the notebooks "
+        "(Authorization: Bearer …).",
+        "只显示这一次。请保存好它，用于在别处登录，或在 API、命令行和 notebook 中使用"
+        "（Authorization: Bearer …）。",
+    ),
+    "continue": ("Continue to the exercises", "进入编程题"),
+    "or": ("or", "或"),
+    # exercises
+    "exercises_title": ("Exercises", "编程题"),
+    "col_exercise": ("Exercise", "题目"),
+    "col_topic": ("Topic", "主题"),
+    "col_difficulty": ("Difficulty", "难度"),
+    "col_status": ("Status", "状态"),
+    "status_not_started": ("not started", "未开始"),
+    "status_attempted": ("attempted", "已尝试"),
+    "status_solved": ("solved", "已解决"),
+    "difficulty_easy": ("easy", "简单"),
+    "difficulty_medium": ("medium", "中等"),
+    "difficulty_hard": ("hard", "困难"),
+    "prompt": ("Prompt", "题目"),
+    "your_code": ("Your code", "你的代码"),
+    "submit": ("Submit", "提交"),
+    "shortcut": ("Ctrl/⌘ + Enter submits", "Ctrl/⌘ + Enter 提交"),
+    "grading": ("Grading…", "评测中…"),
+    "network_error": ("Network error: please retry.", "网络错误，请重试。"),
+    "verdict": ("Verdict", "评测结果"),
+    "no_verdict": ("No submission yet.", "还没有提交。"),
+    "cases": ("cases passed", "个用例通过"),
+    "diagnosis": ("Diagnosis", "诊断"),
+    "checks": ("Checks", "检查项"),
+    "failing_checks": ("Failing checks", "未通过的检查"),
+    "passing_checks": ("checks passed", "项检查通过"),
+    "col_case": ("Case", "用例"),
+    "col_target": ("Checked", "检查"),
+    "col_result": ("Result", "结果"),
+    "col_shape": ("Shape", "形状"),
+    "col_dtype": ("dtype", "dtype"),
+    "col_error": ("Max error", "最大误差"),
+    "col_allowed": ("Tolerance", "容差"),
+    "col_worst": ("Worst index", "最差位置"),
+    "ok": ("ok", "通过"),
+    "fail": ("fail", "失败"),
+    "error_at": ("Error", "错误"),
+    "line": ("line", "行"),
+    "output": ("Output", "输出"),
+    "history": ("Past submissions", "历史提交"),
+    "no_history": ("None yet.", "暂无。"),
+    "view": ("view", "查看"),
+    "submission": ("Submission", "提交"),
+    "back_to_exercise": ("Back to the exercise", "返回题目"),
+    "hints": ("Hints and solution", "提示与参考解答"),
+    "hints_later": (
+        "Hints and the worked solution are not served yet.",
+        "提示与参考解答暂未开放。",
+    ),
+    "contract": ("What to define", "需要定义"),
+    "forbidden": ("Not allowed", "不允许使用"),
+    "verdict_passed": ("passed", "通过"),
+    "verdict_failed": ("failed", "未通过"),
+    "verdict_error": ("error", "出错"),
+    "verdict_timeout": ("timeout", "超时"),
+    "verdict_crashed": ("crashed", "崩溃"),
+    "verdict_rejected": ("rejected", "被拒绝"),
+    "verdict_not_graded": ("not graded", "未评测"),
+    "summary_passed": ("All {total} cases passed.", "全部 {total} 个用例通过。"),
+    "summary_failed": (
+        "{passed} of {total} cases passed.",
+        "{total} 个用例中通过了 {passed} 个。",
+    ),
+    "summary_error": ("Your code raised an error.", "你的代码抛出了异常。"),
+    "summary_timeout": ("Your code ran out of time.", "你的代码运行超时。"),
+    "summary_crashed": ("Your code crashed the grader's child.", "你的代码导致评测子进程崩溃。"),
+    "summary_rejected": ("Your code was rejected before running.", "你的代码在运行前被拒绝。"),
+    "summary_not_graded": ("Grading did not finish.", "评测没有完成。"),
+    "details_en": ("Details", "详细信息（英文）"),
+    # quiz
+    "quiz_title": ("Quiz", "概念题"),
+    "filter": ("Filter", "筛选"),
+    "all_topics": ("All topics", "全部主题"),
+    "all_types": ("All types", "全部题型"),
+    "type": ("Type", "题型"),
+    "type_single_choice": ("single choice", "单选"),
+    "type_multiple_select": ("multiple select", "多选"),
+    "type_true_false": ("true / false", "判断"),
+    "type_numeric": ("numeric", "数值"),
+    "type_code_reading": ("code reading", "读代码"),
+    "questions_found": ("questions", "道题"),
+    "answer": ("Answer", "回答"),
+    "your_answer": ("Your answer", "你的答案"),
+    "true": ("true", "正确"),
+    "false": ("false", "错误"),
+    "correct": ("Correct", "回答正确"),
+    "incorrect": ("Not quite", "回答错误"),
+    "correct_answer": ("Answer", "正确答案"),
+    "explanation": ("Explanation", "解析"),
+    "source": ("Source", "出处"),
+    "next_review": ("Comes back for review", "下次复习"),
+    "next_question": ("Next question", "下一题"),
+    "back_to_quiz": ("All questions", "全部题目"),
+    "answer_required": ("Please choose or enter an answer.", "请选择或填写答案。"),
+    # review
+    "review_title": ("Today's session", "今日练习"),
+    "due_reviews": ("Due for review", "待复习"),
+    "nothing_due": ("Nothing is due right now.", "目前没有待复习的内容。"),
+    "new_items": ("New, from your weakest topics", "新内容（来自你最薄弱的主题）"),
+    "focus": ("Focus", "重点"),
+    "question": ("question", "概念题"),
+    "exercise": ("exercise", "编程题"),
+    "due": ("due", "到期"),
+    # progress
+    "progress_title": ("Progress", "学习进度"),
+    "mastery": ("Mastery per topic", "各主题掌握度"),
+    "exercise_status": ("Exercises", "编程题状态"),
+    "streak": ("Streak", "连续学习"),
+    "days": ("day(s)", "天"),
+    "recent": ("Recent activity", "最近活动"),
+    "no_activity": ("No activity yet.", "还没有活动。"),
+    "answered": ("answered", "回答了"),
+    "submitted": ("submitted", "提交了"),
+    "attempts": ("attempts", "次尝试"),
+    # errors
+    "not_found": ("Not found", "未找到"),
+    "not_found_text": ("There is nothing here.", "这里什么也没有。"),
+    "forbidden_title": ("Form expired", "表单已过期"),
+    "forbidden_text": (
+        "This form could not be verified (it may be from an old page). Reload and try again.",
+        "无法验证此表单（可能来自旧页面）。请刷新后重试。",
+    ),
+}
+
+TOPIC_NAMES: dict[str, tuple[str, str]] = {
+    "ffn": ("FFN", "前馈网络 FFN"),
+    "residual": ("Residual", "残差连接"),
+    "layer_norm": ("LayerNorm", "LayerNorm"),
+    "batch_norm": ("BatchNorm", "BatchNorm"),
+    "rms_norm": ("RMSNorm", "RMSNorm"),
+    "norm_placement": ("Norm placement", "归一化位置"),
+    "activations": ("Activations", "激活函数"),
+    "training": ("Training", "训练"),
+}
+
+
+def text(key: str, lang: Lang) -> str:
+    en, zh = UI[key]
+    return zh if lang == "zh" else en
+
+
+def topic_name(topic: str, lang: Lang) -> str:
+    en, zh = TOPIC_NAMES.get(topic, (topic, topic))
+    return zh if lang == "zh" else en
+
+
+def lang_from(cookie: str | None, accept_language: str | None) -> Lang:
+    """The learner's choice, else the browser's first preference, else English."""
+    if cookie in ("en", "zh"):
+        return "zh" if cookie == "zh" else "en"
+    first = (accept_language or "").split(",")[0].strip().lower()
+    return "zh" if first.startswith("zh") else "en"

@@ -1,0 +1,95 @@
+"""Templates (Jinja2, autoescaped) and the response every page goes out with."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from api.web.i18n import text, topic_name
+from api.web.security import LONG_LIVED, VISITOR_COOKIE, content_security_policy, new_nonce
+from api.web.session import WebSession
+
+HERE = Path(__file__).resolve().parent
+
+# Prompts are our own content, but raw HTML in Markdown is still off: the CSP forbids inline
+# script anyway, and a prompt has no need for it.
+_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+
+
+def markdown(source: str) -> Markup:
+    html = _markdown.render(source)  # markdown-it escapes text; raw HTML is off
+    # Code blocks and tables scroll sideways on a phone: a scrolling region must be reachable
+    # by keyboard (WCAG 2.1.1), so each is focusable.
+    html = html.replace("<pre>", '<pre tabindex="0">')
+    html = html.replace("<table>", '<div class="scroll" tabindex="0"><table>')
+    html = html.replace("</table>", "</table></div>")
+    return Markup(html)
+
+
+def _number(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "–"
+    return f"{value:.3g}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["markdown"] = markdown
+    env.filters["number"] = _number
+    return env
+
+
+def render(
+    request: Request, web: WebSession, template: str, *, status: int = 200, **context: Any
+) -> HTMLResponse:
+    lang = web.lang
+    style_nonce = new_nonce(16)
+    html = (
+        environment()
+        .get_template(template)
+        .render(
+            request=request,
+            web=web,
+            lang=lang,
+            t=lambda key: text(key, lang),
+            topic=lambda name: topic_name(name, lang),
+            style_nonce=style_nonce,
+            **context,
+        )
+    )
+    response = HTMLResponse(html, status_code=status)
+    # This page's own policy (its style nonce); SecurityHeaders leaves an existing one alone.
+    response.headers["content-security-policy"] = content_security_policy(style_nonce)
+    # Pages show one learner's code and progress: never cache them in a shared cache.
+    response.headers["cache-control"] = "no-store"
+    if web.new_visitor:
+        set_cookie(request, response, VISITOR_COOKIE, web.visitor, max_age=LONG_LIVED)
+    return response
+
+
+def set_cookie(
+    request: Request, response: Response, name: str, value: str, *, max_age: int | None
+) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        # Plain http on a cohort's own machine is the common case; over https, say so.
+        secure=request.url.scheme == "https",
+        path="/",
+    )

@@ -1,0 +1,110 @@
+"""Who is at the browser: the signed-in learner (if any), the CSRF secret, the language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Form, Request
+from sqlmodel import Session, select
+
+from api.deps import SessionDep, hash_token
+from api.models import User
+from api.web.i18n import Lang, lang_from
+from api.web.security import (
+    LANG_COOKIE,
+    SESSION_COOKIE,
+    VISITOR_COOKIE,
+    csrf_token,
+    csrf_valid,
+    new_nonce,
+    same_origin,
+)
+
+# The longest value a cookie of ours can legitimately hold (tokens and nonces are 43 chars).
+_MAX_COOKIE = 128
+
+
+class SignInRequired(Exception):
+    """A page that needs a learner was opened without a session: redirect to the sign-in page."""
+
+    def __init__(self, next_path: str) -> None:
+        self.next_path = next_path
+
+
+class FormRejected(Exception):
+    """A POST without a valid CSRF token or from another origin: answered 403, nothing done."""
+
+
+class PageNotFound(Exception):
+    """A page for something that does not exist, or belongs to another learner."""
+
+
+@dataclass
+class WebSession:
+    user: User | None
+    token: str | None
+    visitor: str
+    new_visitor: bool
+    lang: Lang
+
+    @property
+    def csrf(self) -> str:
+        return csrf_token(self.token if self.user is not None and self.token else self.visitor)
+
+
+def _cookie(request: Request, name: str) -> str | None:
+    value = request.cookies.get(name)
+    return value if value and len(value) <= _MAX_COOKIE else None
+
+
+def learner_for(session: Session, token: str | None) -> User | None:
+    if token is None:
+        return None
+    user = session.exec(select(User).where(User.token_hash == hash_token(token))).first()
+    # End the read transaction at once (see api.deps.current_user: SQLite's lock upgrade).
+    session.commit()
+    return user
+
+
+def web_session(request: Request, session: SessionDep) -> WebSession:
+    token = _cookie(request, SESSION_COOKIE)
+    user = learner_for(session, token)
+    visitor = _cookie(request, VISITOR_COOKIE)
+    lang = lang_from(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
+    return WebSession(
+        user=user,
+        token=token if user is not None else None,
+        visitor=visitor or new_nonce(),
+        new_visitor=visitor is None,
+        lang=lang,
+    )
+
+
+WebDep = Annotated[WebSession, Depends(web_session)]
+
+
+def signed_in(request: Request, web: WebDep) -> User:
+    if web.user is None:
+        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        raise SignInRequired(path)
+    return web.user
+
+
+LearnerDep = Annotated[User, Depends(signed_in)]
+
+
+def checked_form(
+    request: Request, web: WebDep, csrf: Annotated[str, Form(max_length=128)] = ""
+) -> WebSession:
+    """Every POST from a page: the token must match this browser's cookie, the origin this site."""
+    if not same_origin(
+        request.headers.get("origin"), request.headers.get("host"), request.url.scheme
+    ):
+        raise FormRejected()
+    if not csrf_valid(web.token if web.user is not None and web.token else web.visitor, csrf):
+        raise FormRejected()
+    return web
+
+
+CheckedFormDep = Annotated[WebSession, Depends(checked_form)]

@@ -1,0 +1,179 @@
+// addnorm's pages work without JavaScript (a plain textarea and ordinary form posts); this
+// bundle only enhances them: a CodeMirror editor, Ctrl/Cmd+Enter to submit, grading without a
+// page reload with a spinner, an unsaved-draft store, and KaTeX for formulas in prompts.
+import { basicSetup } from "codemirror";
+import { EditorView, keymap } from "@codemirror/view";
+import { Prec } from "@codemirror/state";
+import { indentWithTab } from "@codemirror/commands";
+import { indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { python } from "@codemirror/lang-python";
+import { classHighlighter } from "@lezer/highlight";
+import renderMathInElement from "katex/contrib/auto-render";
+
+function submitForm(form) {
+  if (typeof form.requestSubmit === "function") form.requestSubmit();
+  else form.submit();
+}
+
+// A draft is kept per learner and exercise, with the code the server offered when editing
+// began: once that changes (a submission from elsewhere) the stale draft is dropped.
+function draftStore(textarea) {
+  const key = textarea.dataset.draftKey;
+  if (!key) return null;
+  let base = textarea.value;
+  return {
+    // A submission graded in place makes its code the server's: the new base, no draft.
+    // Edits made while it was being graded stay a draft.
+    rebase(submitted, current) {
+      base = submitted;
+      this.save(current);
+    },
+    load() {
+      try {
+        const saved = JSON.parse(localStorage.getItem(key) || "null");
+        return saved && saved.base === base ? saved.code : null;
+      } catch {
+        return null;
+      }
+    },
+    save(code) {
+      try {
+        if (code === base) localStorage.removeItem(key);
+        else localStorage.setItem(key, JSON.stringify({ base, code }));
+      } catch {
+        // Storage full or disabled: the draft is a convenience, never a requirement.
+      }
+    },
+  };
+}
+
+function mountEditor(textarea) {
+  const form = textarea.form;
+  const drafts = draftStore(textarea);
+  const draft = drafts && drafts.load();
+  if (draft !== null && draft !== undefined) textarea.value = draft;
+  const label = document.querySelector(`label[for="${textarea.id}"]`);
+  // CodeMirror writes its generated rules into one <style> element: the page's CSP admits it
+  // by this response's nonce (and nothing else inline).
+  const nonce = document.querySelector('meta[name="style-nonce"]');
+  const view = new EditorView({
+    doc: textarea.value,
+    extensions: [
+      EditorView.cspNonce.of(nonce ? nonce.content : ""),
+      basicSetup,
+      python(),
+      indentUnit.of("    "),
+      syntaxHighlighting(classHighlighter),
+      // Highest precedence: basicSetup binds Mod-Enter to "insert blank line".
+      Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (submitForm(form), true) }])),
+      keymap.of([indentWithTab]),
+      EditorView.contentAttributes.of({
+        "aria-label": label ? label.textContent.trim() : "Code",
+        "data-testid": "editor",
+        // Focusable in its own right, so the scroller around it counts as keyboard-reachable.
+        tabindex: "0",
+      }),
+      EditorView.updateListener.of((update) => {
+        if (!update.docChanged) return;
+        textarea.value = update.state.doc.toString();
+        if (drafts) drafts.save(textarea.value);
+      }),
+    ],
+  });
+  textarea.classList.add("enhanced");
+  textarea.setAttribute("aria-hidden", "true");
+  textarea.tabIndex = -1;
+  textarea.after(view.dom);
+  if (label) label.addEventListener("click", () => view.focus());
+  if (drafts) {
+    form.addEventListener("addnorm:graded", (event) =>
+      drafts.rebase(event.detail.code, textarea.value),
+    );
+  }
+  return view;
+}
+
+function enhanceTextarea(textarea) {
+  // Without the editor (it failed to load), the shortcut still works on the bare textarea.
+  textarea.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      submitForm(textarea.form);
+    }
+  });
+}
+
+// Grade without leaving the page: the server answers a partial (the results region) when asked.
+function gradeInPlace(form) {
+  const target = document.getElementById(form.dataset.target);
+  const button = form.querySelector("button[type=submit]");
+  const spinner = form.querySelector(".spinner");
+  let busy = false;
+  form.addEventListener("submit", async (event) => {
+    if (!target || !window.fetch) return;
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    form.setAttribute("aria-busy", "true");
+    if (button) button.disabled = true;
+    if (spinner) spinner.hidden = false;
+    try {
+      const body = new FormData(form);
+      const response = await fetch(form.action, {
+        method: "POST",
+        body,
+        headers: { "X-Addnorm-Partial": "1" },
+        credentials: "same-origin",
+      });
+      if (response.ok) {
+        form.dispatchEvent(new CustomEvent("addnorm:graded", { detail: { code: body.get("code") } }));
+      }
+      const type = response.headers.get("content-type") || "";
+      if (type.startsWith("text/html")) {
+        // Server-rendered and escaped by the template engine: safe to insert.
+        target.innerHTML = await response.text();
+      } else {
+        target.textContent = `${response.status} ${response.statusText}`;
+      }
+    } catch (error) {
+      target.textContent = form.dataset.networkError || "Network error: please retry.";
+    } finally {
+      busy = false;
+      form.removeAttribute("aria-busy");
+      if (button) button.disabled = false;
+      if (spinner) spinner.hidden = true;
+      const heading = target.querySelector("[data-focus]");
+      if (heading) heading.focus();
+    }
+  });
+}
+
+function renderMath() {
+  for (const element of document.querySelectorAll(".prose")) {
+    renderMathInElement(element, {
+      delimiters: [
+        { left: "$$", right: "$$", display: true },
+        { left: "\\[", right: "\\]", display: true },
+        { left: "\\(", right: "\\)", display: false },
+      ],
+      throwOnError: false,
+    });
+  }
+}
+
+function main() {
+  document.documentElement.classList.add("js");
+  for (const textarea of document.querySelectorAll("textarea[data-editor]")) {
+    try {
+      mountEditor(textarea);
+    } catch (error) {
+      console.warn("editor unavailable, keeping the plain textarea", error);
+      enhanceTextarea(textarea);
+    }
+  }
+  for (const form of document.querySelectorAll("form[data-target]")) gradeInPlace(form);
+  renderMath();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+else main();
