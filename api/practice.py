@@ -216,8 +216,8 @@ def due_reviews(
 
 
 def practice_catalogue(bank: QuestionBank, catalog: dict[str, Exercise]) -> list[review.ItemRef]:
-    """Every question, and every exercise whose topics api.review knows."""
-    return review.catalogue_items(bank, [s for s in catalog if s in review.EXERCISE_TOPICS])
+    """Every question and every exercise, with the topics the exercise's folder declares."""
+    return review.catalogue_items(bank, {slug: e.meta.topics for slug, e in catalog.items()})
 
 
 def mastery(

@@ -22,7 +22,6 @@ from fsrs import Card, Rating, Scheduler
 from api.questions import TOPICS, QuestionBank, Topic
 
 __all__ = [
-    "EXERCISE_TOPICS",
     "EXERCISE_WEIGHT",
     "QUESTION_WEIGHT",
     "AnswerRecord",
@@ -62,15 +61,6 @@ _SCHEDULER = Scheduler(
     maximum_interval=365,
     enable_fuzzing=False,
 )
-
-# Which topics each coding exercise exercises. An exercise may count towards several topics:
-# residual_block is graded on pre- and post-norm placement as much as on the residual itself.
-EXERCISE_TOPICS: Mapping[str, tuple[Topic, ...]] = {
-    "layer_norm": ("layer_norm",),
-    "rms_norm": ("rms_norm",),
-    "swiglu_ffn": ("ffn", "activations"),
-    "residual_block": ("residual", "norm_placement"),
-}
 
 # Implementing a block from scratch against a reference shows more than picking an option.
 EXERCISE_WEIGHT = 3.0
@@ -174,14 +164,15 @@ class ScheduledItem:
     due: datetime
 
 
-def catalogue_items(bank: QuestionBank, exercise_slugs: Iterable[str] = ()) -> list[ItemRef]:
-    """Every practisable item: the questions of ``bank`` and the given coding exercises."""
+def catalogue_items(
+    bank: QuestionBank, exercise_topics: Mapping[str, Sequence[Topic]] | None = None
+) -> list[ItemRef]:
+    """Every practisable item: the questions of ``bank`` and the coding exercises, each with the
+    topics its ``meta.yaml`` declares (main topic first: an exercise may count towards several,
+    as residual_block does for the residual and norm placement)."""
     items = [ItemRef("question", q.id, (q.topic,), q.difficulty) for q in bank]
-    for slug in exercise_slugs:
-        topics = EXERCISE_TOPICS.get(slug)
-        if topics is None:
-            raise KeyError(f"no topics known for exercise {slug!r}; add it to EXERCISE_TOPICS")
-        items.append(ItemRef("exercise", slug, topics))
+    for slug, topics in (exercise_topics or {}).items():
+        items.append(ItemRef("exercise", slug, tuple(topics)))
     return items
 
 

@@ -25,7 +25,7 @@ from api.interviews import MAX_MINUTES
 from api.models import Interview, SubmissionCreate
 from api.questions import TOPICS, AnswerShapeError, Topic
 from api.routes.questions import shape_error_detail
-from api.routes.submissions import create_submission
+from api.routes.submissions import grade_submission
 
 router = APIRouter(tags=["interviews"])
 
@@ -207,7 +207,7 @@ def create_interview_submission(
         exercise = records.submittable(row, position, ctx.catalog)
     except records.InterviewError as exc:
         raise _refuse(exc) from None
-    graded = create_submission(body, exercise, user, session, ctx)
+    graded = grade_submission(body, exercise, user, session, ctx)
     outcome = json.loads(bytes(graded.body))
     if graded.status_code not in (201, 202):
         # Not graded (grader busy or broken): pass the refusal on, without the submission id,

@@ -1,19 +1,20 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 from sqlmodel import Session
 
-from api import plaintext, submissions, submitting
+from api import interview_records, plaintext, submissions, submitting
 from api.catalog import Exercise
 from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
-from api.models import Submission, SubmissionCreate
+from api.models import Submission, SubmissionCreate, User
 
 log = logging.getLogger("addnorm.api")
 router = APIRouter(tags=["submissions"])
@@ -33,6 +34,30 @@ def create_submission(
     user: CurrentUser,
     session: SessionDep,
     ctx: AppDep,
+) -> JSONResponse:
+    """Grade the code and answer with the verdict, unless a running mock interview asks this
+    exercise: then it is a 409 pointing there, so its feedback cannot be had around it."""
+    assert user.id is not None
+    held = interview_records.holding(
+        session, user_id=user.id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
+    )
+    if held is not None:
+        raise HTTPException(
+            409,
+            detail=(
+                f"{exercise.slug} is part of your running mock interview {held.id}: submit it "
+                f"with POST /interviews/{held.id}/items/{{position}}/submissions until it ends"
+            ),
+        )
+    return grade_submission(body, exercise, user, session, ctx)
+
+
+def grade_submission(
+    body: SubmissionCreate,
+    exercise: Exercise,
+    user: User,
+    session: Session,
+    ctx: AppContext,
 ) -> JSONResponse:
     """Grade the code in the sandbox and answer with the verdict: synchronously (~tens of ms)
     when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``."""
@@ -142,7 +167,7 @@ def read_submission(submission_id: int, user: CurrentUser, session: SessionDep) 
     row = submissions.get(session, user_id=user.id, submission_id=submission_id)
     if row is None:
         raise HTTPException(404, detail="Submission not found")
-    return submissions.public(row)
+    return _shown(row, _held(session, user.id))
 
 
 @router.get("/submissions")
@@ -151,4 +176,17 @@ def read_submissions(
 ) -> list[dict[str, Any]]:
     assert user.id is not None
     rows = submissions.list_for(session, user_id=user.id, exercise=exercise)
-    return [submissions.public(r) for r in rows]
+    held = _held(session, user.id)
+    return [_shown(r, held) for r in rows]
+
+
+def _held(session: Session, user_id: int) -> dict[str, datetime]:
+    return interview_records.held_exercises(session, user_id=user_id, now=datetime.now(UTC))
+
+
+def _shown(row: Submission, held: dict[str, datetime]) -> dict[str, Any]:
+    """The public view, details withheld for a coding item of a running interview."""
+    view = submissions.public(row)
+    since = held.get(row.exercise)
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    return submissions.withheld(view) if since is not None and created >= since else view

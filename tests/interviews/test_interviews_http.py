@@ -115,6 +115,19 @@ def test_a_thirty_minute_interview_and_its_report(
     assert running["items"][-1]["attempts"] == 2
     assert not keys_deep(running["items"]) & REVEALING
 
+    # The coding item cannot be graded around the interview, and its verdicts stay withheld
+    # from the submission endpoints while it runs.
+    around_code = api.post("/exercises/layer_norm/submissions", json={"code": SOLUTION})
+    assert around_code.status_code == 409
+    assert f"/interviews/{iv['id']}/items/" in around_code.json()["detail"]
+    listed_now = api.get("/submissions", params={"exercise": "layer_norm"}).json()
+    # Passed or not stays visible (the interview says as much), newest first.
+    assert [s["verdict"] == "passed" for s in listed_now] == [True, False]
+    for shown in [*listed_now, api.get(f"/submissions/{listed_now[1]['id']}").json()]:
+        assert shown["withheld"] is True
+        assert shown["checks"] == [] and shown["diagnosis"] is None and shown["stdout"] == ""
+        assert "withheld" in shown["message"]
+
     # Clear refusals.
     again = api.post(f"{base}/1/answers", json={"answer": right_answer(q1)})
     assert again.status_code == 409 and "already answered" in again.json()["detail"]
@@ -148,6 +161,9 @@ def test_a_thirty_minute_interview_and_its_report(
     assert wrong["answer"] == wrong_answer(q2) or isinstance(q2, MultipleSelectQuestion)
     assert exercise["verdict"]["verdict"] == "passed" and exercise["verdict"]["checks"]
     assert len(exercise["submission_ids"]) == 2 and exercise["attempts"] == 2
+    # ... and the submission endpoints show the details again.
+    revealed = api.get(f"/submissions/{exercise['submission_ids'][0]}").json()
+    assert "withheld" not in revealed and revealed["checks"]
     # Time: spent on what was touched, nothing on what was not, all within the time used.
     assert all(report["items"][n]["time_spent_seconds"] > 0 for n in (0, 1, 6))
     assert all(i["time_spent_seconds"] == 0 for i in report["items"][2:6])

@@ -16,7 +16,8 @@ from api.interviews import (
     weaker_topics,
 )
 from api.questions import TOPICS, QuestionBank
-from api.review import EXERCISE_TOPICS, ItemRef, catalogue_items
+from api.review import ItemRef, catalogue_items
+from tests.catalog_topics import exercise_topics
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)
@@ -46,7 +47,7 @@ def test_ties_between_new_topics_vary_with_the_seed() -> None:
 
 
 def _bank_catalogue(bank: QuestionBank) -> list[ItemRef]:
-    return catalogue_items(bank, EXERCISE_TOPICS)
+    return catalogue_items(bank, exercise_topics())
 
 
 def test_a_thirty_minute_interview_from_the_weaker_topics(bank: QuestionBank) -> None:

@@ -9,7 +9,6 @@ import pytest
 
 from api.questions import TOPICS, QuestionBank
 from api.review import (
-    EXERCISE_TOPICS,
     AnswerRecord,
     CardStateError,
     ItemRef,
@@ -27,6 +26,7 @@ from api.review import (
     review,
     topic_mastery,
 )
+from tests.catalog_topics import exercise_topics
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -263,13 +263,14 @@ def test_session_missing_mastery_counts_as_zero() -> None:
     assert [i.item_id for i in session.new] == ["ffn-1"]
 
 
-def test_catalogue_from_the_bank(bank: QuestionBank) -> None:
-    items = catalogue_items(bank, EXERCISE_TOPICS)
-    assert len(items) == len(bank) + len(EXERCISE_TOPICS)
-    residual_block = next(i for i in items if i.item_id == "residual_block")
-    assert residual_block.topics == ("residual", "norm_placement")
-    with pytest.raises(KeyError, match="attention_head"):
-        catalogue_items(bank, ["attention_head"])
+def test_catalogue_from_the_bank_and_the_exercise_folders(bank: QuestionBank) -> None:
+    topics = exercise_topics()
+    items = catalogue_items(bank, topics)
+    assert len(items) == len(bank) + len(topics)
+    exercises = {i.item_id: i.topics for i in items if i.kind == "exercise"}
+    assert exercises == topics
+    # An exercise may count towards several topics, its main topic first.
+    assert exercises["residual_block"] == ("residual", "norm_placement")
 
 
 # --------------------------------------------------------------------------- mastery
@@ -349,10 +350,11 @@ def test_mastery_points_and_per_kind_counts() -> None:
 
 
 def test_mastery_question_totals_match_the_bank(bank: QuestionBank) -> None:
-    m = topic_mastery(catalogue=catalogue_items(bank, EXERCISE_TOPICS))
+    topics = exercise_topics()
+    m = topic_mastery(catalogue=catalogue_items(bank, topics))
     for topic in TOPICS:
         assert m[topic].questions.total == bank.count_by_topic().get(topic, 0)
-    assert m["residual"].exercises.total == m["norm_placement"].exercises.total == 1
+        assert m[topic].exercises.total == sum(topic in ts for ts in topics.values())
 
 
 # --------------------------------------------------------------------------- telling when
