@@ -229,6 +229,10 @@ def compare(
         ref_err = float(d.max())
     allowed = t_abs * (rtol * scale) + (atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err)
     allowed.nan_to_num_(nan=math.inf)
+    # Where the reference is infinite (a masked logit's log-probability) only that same infinity
+    # is right: the relative tolerance there would be infinite and pass any finite value.
+    t_inf = t.isinf()
+    allowed.masked_fill_(t_inf, 0.0)
     # Equal values (infinities included) and NaN where the reference has NaN count as no error.
     same = (a == t) | (a.isnan() & t.isnan())
     diff = (a - t).abs_().masked_fill_(same, 0.0).nan_to_num_(nan=math.inf)
@@ -239,8 +243,10 @@ def compare(
     if not bool(a.isfinite().all()):
         if bool((a.isnan() & ~t.isnan()).any()):
             nonfinite = "NaN where the reference is finite"
-        elif bool((a.isinf() & ~t.isinf()).any()):
+        elif bool((a.isinf() & ~t_inf).any()):
             nonfinite = "inf where the reference is finite"
+    if nonfinite is None and bool((t_inf & (a != t)).any()):
+        nonfinite = "a different value where the reference is infinite"
     rel = diff / t_abs.clamp_min(atol * magnitude)
     return Comparison(
         passed=passed and nonfinite is None,
