@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 
 import torch
 
-# Per-dtype elementwise tolerance for "matches the reference": |a - b| <= atol + rtol * |b|.
-# These are torch.testing.assert_close's defaults, the bar the platform is expected to keep;
-# float16/bfloat16 get one rounding of the output plus a little (the reference computes in
-# float32 internally and rounds once).
+# The current grader's rule (api/grading/verdict.py), which the check mirrors: an answer is
+# compared with the truth (the reference in float64) and may be off by
+# rtol * |truth| + atol * max|truth| + 8 * (how far torch itself, at the input's dtype, is off).
+# dtype -> (rtol, atol as a fraction of the truth's largest finite magnitude).
 TOLERANCE: dict[torch.dtype, tuple[float, float]] = {
-    torch.float64: (1e-7, 1e-7),
-    torch.float32: (1e-5, 1.3e-6),
-    torch.float16: (1e-5, 1e-3),
-    torch.bfloat16: (1e-5, 1.6e-2),
+    torch.float32: (2e-4, 2e-5),
+    torch.float64: (1e-5, 2e-6),  # admits float32 internals
+    torch.bfloat16: (3e-2, 2e-2),
+    torch.float16: (5e-3, 2e-3),
 }
+REFERENCE_ERROR_FACTOR = 8.0
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,9 @@ class Case:
 class Mistake:
     """A wrong implementation learners write, named in both languages.
 
-    ``function`` says which callable of a function exercise it replaces ("" for a module or
-    autograd.Function exercise); ``build`` has the contract's signature.
+    ``build`` has the contract's signature: a module class, an ``autograd.Function`` class, or
+    for a function exercise a mapping from function name to the wrong function (the functions it
+    does not name stay the reference's, so a mistake made in ``log_softmax`` alone is one entry).
     """
 
     name: str
@@ -55,5 +57,4 @@ class Mistake:
     explanation: str
     title_zh: str
     explanation_zh: str
-    build: Callable[..., object]
-    function: str = ""
+    build: Callable[..., object] | Mapping[str, Callable[..., torch.Tensor]]

@@ -89,11 +89,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         # A transposed (non-contiguous) view with an odd feature size.
         t = _randn(gen, (13, 3), torch.float32).t()
         add("transposed", "randn(13, 3).t(), non-contiguous, float32", t, flag, True)
+        # Where exact and tanh differ most (4.7e-4 near x = -2.7), on its own so the largest
+        # output does not set the scale of the allowed error.
+        bump = -1.0 - 3.0 * torch.rand(48, generator=gen, dtype=torch.float64)
+        add("bump", "48 points on [-4, -1], float32", bump.float(), flag, True)
         # Half precision on the negative tail, where 1 + erf(...) cancels: the reference
         # computes in float32 and rounds once.
-        tail = -2.0 - 4.0 * torch.rand(64, generator=gen, dtype=torch.float64)
-        add("tail_bfloat16", "64 points on [-6, -2], bfloat16", tail.to(torch.bfloat16), flag, True)
-        add("tail_float16", "64 points on [-6, -2], float16", tail.to(torch.float16), flag, False)
+        tail = -3.0 - 2.0 * torch.rand(64, generator=gen, dtype=torch.float64)
+        add("tail_bfloat16", "64 points on [-5, -3], bfloat16", tail.to(torch.bfloat16), flag, True)
+        add("tail_float16", "64 points on [-5, -3], float16", tail.to(torch.float16), flag, False)
         # No backward: forward under no_grad, where an in-place change of x is looked for.
         add(
             "no_grad",
