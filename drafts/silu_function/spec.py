@@ -229,13 +229,13 @@ MISTAKES = (
             "Your backward multiplies grad_output by sigmoid(x), as if SiLU were x times a "
             "constant. SiLU is x * s(x), a product of two functions of x: its derivative is "
             "s + x * s'(x) = s + x * s * (1 - s). The forward matches, so only the gradients "
-            "show it (off by up to 0.1 near x = 2.4). Fix: grad_output * s * (1 + x * (1 - s))."
+            "show it (off by up to 0.22 near |x| = 1.5). Fix: grad_output * s * (1 + x * (1 - s))."
         ),
         title_zh="反向传播返回 grad_output * sigmoid(x)：漏掉了乘积法则的第二项",
         explanation_zh=(
             "你的 backward 用 grad_output 乘以 sigmoid(x)，就好像 SiLU 是 x 乘一个常数。SiLU 是 "
             "x * s(x)，两个关于 x 的函数相乘，导数为 s + x * s'(x) = s + x * s * (1 - s)。前向"
-            "结果是对的，所以只有梯度能暴露这个错误（在 x = 2.4 附近约差 0.1）。改法："
+            "结果是对的，所以只有梯度能暴露这个错误（在 |x| = 1.5 附近最多差 0.22）。改法："
             "grad_output * s * (1 + x * (1 - s))。"
         ),
         build=DerivativeSigmoidOnly,
