@@ -17,6 +17,9 @@ SLUG = "gelu"
 KIND = "module"
 CLASS_NAME = "GELU"
 TOPICS = ("activations",)
+TITLE = "GELU from scratch (exact and tanh)"
+TITLE_ZH = "从零实现 GELU（精确形式与 tanh 近似）"
+DIFFICULTY = "easy"
 
 # Whatever computes GELU in one call, however it is reached (alias, getattr, torch.ops.aten).
 # torch.erf, torch.special.ndtr (Phi itself) and torch.tanh stay allowed: they are the pieces.

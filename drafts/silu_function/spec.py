@@ -23,6 +23,9 @@ SLUG = "silu_function"
 KIND = "autograd_function"
 CLASS_NAME = "SiLUFunction"
 TOPICS = ("activations",)
+TITLE = "SiLU with a hand-written backward"
+TITLE_ZH = "手写反向传播的 SiLU"
+DIFFICULTY = "medium"
 
 # Whatever computes SiLU or its derivative in one call, and autograd itself inside backward.
 # torch.sigmoid, torch.exp, torch.tanh stay allowed.

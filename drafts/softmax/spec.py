@@ -18,6 +18,9 @@ SLUG = "softmax"
 KIND = "function"
 FUNCTIONS = ("softmax", "log_softmax")
 TOPICS = ("activations",)
+TITLE = "Stable softmax and log_softmax"
+TITLE_ZH = "数值稳定的 softmax 与 log_softmax"
+DIFFICULTY = "medium"
 
 # Whatever normalises in one call, however it is reached. torch.logsumexp is banned too: it
 # is the stability trick this exercise asks for (and torch.distributions' Categorical reaches
