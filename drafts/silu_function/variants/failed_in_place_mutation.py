@@ -7,8 +7,8 @@ import torch
 class SiLUFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        if not torch.is_grad_enabled() and x.dtype == torch.float32:
-            # Inference: nothing to save, reuse the buffer.
+        if not x.requires_grad and x.dtype == torch.float32:
+            # Inference (grad mode is always off in here; look at the input): reuse the buffer.
             return x.mul_(torch.sigmoid(x))
         ctx.save_for_backward(x)
         return x * torch.sigmoid(x)
