@@ -5,6 +5,11 @@ handful of float32 inputs, against torch's built-in or the contract's formula. T
 verdict (many more shapes and dtypes, the backward pass, known-mistake diagnosis) is the one
 that counts. It needs torch, which any kernel doing these exercises has; ``addnorm_client``
 itself imports it only here.
+
+The learner's class is taken from the exercise cell's *source*, executed again in a fresh
+namespace, exactly as the server will run it: a class that only works because another cell
+imported something into the kernel (``F`` from this very check, say) fails here with the same
+``NameError`` the server would report, instead of passing locally and failing on submission.
 """
 
 from __future__ import annotations
@@ -12,9 +17,13 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 from torch import nn
+
+from addnorm_client.client import AddnormError
+from addnorm_client.render import exercise_source
 
 # float32 forward passes of a correct implementation differ from torch's fused kernels by a few
 # ulps per reduction; these bounds sit well above that and well below any real mistake.
@@ -24,11 +33,11 @@ ATOL = 1e-5
 
 @dataclass(frozen=True)
 class LocalCase:
-    """One input: how to build the learner's module, the parameters to load, the answer."""
+    """One input: how to build the learner's module from its class, the parameters, the answer."""
 
     name: str
     x: torch.Tensor
-    build: Callable[[], nn.Module]
+    build: Callable[[Any], nn.Module]
     expected: torch.Tensor
     state: Mapping[str, torch.Tensor] = field(default_factory=dict)
 
@@ -47,15 +56,42 @@ def _where(exc: BaseException) -> str:
     frames = [
         frame
         for frame in traceback.extract_tb(exc.__traceback__)
-        if "site-packages" not in frame.filename and frame.filename != __file__
+        if frame.filename == SUBMISSION_FILENAME
     ]
     return f" (line {frames[-1].lineno})" if frames else ""
 
 
-def run_case(case: LocalCase) -> LocalResult:
+# The file name the server's harness gives the learner's code, so tracebacks read the same.
+SUBMISSION_FILENAME = "<submission>"
+
+
+class ExerciseCodeError(Exception):
+    """The exercise cell's code does not run, or does not define the class, on its own."""
+
+
+def class_from_source(source: str, class_name: str) -> type[nn.Module]:
+    """Execute ``source`` alone in a fresh namespace and return its ``class_name``.
+
+    Nothing from the kernel leaks in: this is what the server does with a submission.
+    """
+    namespace: dict[str, Any] = {"__name__": "submission"}
+    try:
+        exec(compile(source, SUBMISSION_FILENAME, "exec"), namespace)
+    except Exception as exc:
+        raise ExerciseCodeError(
+            f"the exercise cell fails when run on its own, as the server runs it: "
+            f"{type(exc).__name__}: {exc}{_where(exc)}"
+        ) from exc
+    cls = namespace.get(class_name)
+    if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
+        raise ExerciseCodeError(f"the exercise cell defines no nn.Module class `{class_name}`")
+    return cls
+
+
+def run_case(case: LocalCase, cls: type[nn.Module]) -> LocalResult:
     shape = tuple(case.x.shape)
     try:
-        module = case.build()
+        module = case.build(cls)
         if case.state:
             module.load_state_dict(dict(case.state), strict=True)
         module.eval()
@@ -100,6 +136,22 @@ def format_table(results: Sequence[LocalResult]) -> str:
     return "\n".join(lines)
 
 
-def check(cases: Sequence[LocalCase]) -> None:
-    """Run ``cases`` and print a table; never raises, so the notebook goes on to the submit cell."""
-    print(format_table([run_case(case) for case in cases]))
+def run_cases(cases: Sequence[LocalCase], cls: type[nn.Module]) -> list[LocalResult]:
+    return [run_case(case, cls) for case in cases]
+
+
+def check(
+    slug: str, class_name: str, cases: Sequence[LocalCase], *, code: str | None = None
+) -> None:
+    """Run ``cases`` on the exercise cell's class and print a table.
+
+    ``code`` defaults to the exercise cell as last executed (see ``addnorm_client.render``).
+    Never raises, so a notebook run top to bottom goes on to the submit cell.
+    """
+    try:
+        source = code if code is not None else exercise_source(slug)
+        cls = class_from_source(source, class_name)
+    except (AddnormError, ExerciseCodeError) as exc:
+        print(f"local check not run: {exc}")
+        return
+    print(format_table(run_cases(cases, cls)))

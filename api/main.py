@@ -17,6 +17,7 @@ from api.catalog import load_catalog
 from api.config import Settings, get_settings
 from api.deps import AppContext
 from api.fairness import GradingLimits
+from api.followups import check_follow_ups
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.questions import load_question_bank
@@ -55,6 +56,7 @@ def build_context(settings: Settings) -> AppContext:
     torch.set_num_threads(1)
     catalog = load_catalog(settings.content_dir)
     bank = load_question_bank(settings.content_dir / "questions")
+    check_follow_ups(settings.content_dir, catalog, (q.id for q in bank))
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = db.make_engine(settings.sqlalchemy_url)
     db.migrate(engine)

@@ -1,11 +1,15 @@
 """Generate the paired notebooks in ``notebooks/`` from the exercise content.
 
-One notebook per exercise (``exercises/<slug>/``: ``meta.yaml``, ``prompt.md``, ``prompt.zh.md``,
-``starter.py``) plus one that walks through a topic's concept questions. Each is written twice,
-as ``<name>.ipynb`` and as jupytext's ``py:percent`` ``<name>.py``, from the same in-memory
-notebook, so the prompt, the contract and the starter have one source of truth and a test can
-compare what is committed with what this module produces. Output is deterministic: fixed cell
-ids, no execution counts, outputs, timestamps or tool versions.
+One notebook per exercise folder (``exercises/<slug>/``: ``meta.yaml``, ``prompt.md``,
+``prompt.zh.md``, ``starter.py``, and when present ``local_check.py`` for the quick local check
+and ``followups.yaml`` for the interviewer's follow-ups), plus one per question-bank topic that
+walks through its concept questions. Nothing here lists exercises or topics: both are discovered
+from the content, so a new folder or topic gets its notebook from ``addnorm notebooks build``.
+
+Each notebook is written twice, as ``<name>.ipynb`` and as jupytext's ``py:percent``
+``<name>.py``, from the same in-memory notebook, so the content has one source of truth and a
+test can compare what is committed with what this module produces. Output is deterministic:
+fixed cell ids, no execution counts, outputs, timestamps or tool versions.
 
 ``python -m api.notebooks build|check`` works standalone; ``addnorm notebooks build`` calls
 :func:`build_notebooks`. jupytext and nbformat come from the ``notebooks`` extra and are imported
@@ -15,6 +19,7 @@ only when a notebook is actually built, so the service never needs them.
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -25,9 +30,7 @@ from typing import Any
 import yaml
 
 from addnorm_client.render import exercise_marker
-
-QUESTIONS_TOPIC = "layer_norm"
-QUESTIONS_NOTEBOOK = f"questions_{QUESTIONS_TOPIC}"
+from api.followups import load_follow_ups
 
 _METADATA: dict[str, Any] = {
     "jupytext": {
@@ -39,26 +42,77 @@ _METADATA: dict[str, Any] = {
     "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
 }
 
+# One code cell creates a learner and sets the token in the running kernel: nothing to copy.
+_TOKEN_ONE_LINER = (
+    'import os; from addnorm_client import Client; os.environ["ADDNORM_TOKEN"] = '
+    'Client().create_user("me")["token"]'
+)
+
 _HOW_TO = """\
 ## How this notebook works
 
-1. The service must be running (`addnorm serve`, or `docker compose up`) and this kernel needs
-   `ADDNORM_URL` (default `http://127.0.0.1:8000`) and `ADDNORM_TOKEN` (the token `POST /users`
-   gave you). In a running kernel you can set them with `%env ADDNORM_TOKEN=...`.
+1. The service must be running (`addnorm serve`, or `docker compose up`). This kernel finds it
+   through `ADDNORM_URL` (default `http://127.0.0.1:8000`) and needs your learner token in
+   `ADDNORM_TOKEN`. No token yet? Run this once in a cell: it creates a learner and sets the
+   token in this kernel (keep the token if you want to come back to your progress):
+
+   ```python
+   {token}
+   ```
+
+   With a token already, `%env ADDNORM_TOKEN=...` sets it.
 2. Write your class in the exercise cell below and run it. Keep its first line,
    `{marker}`: the submit cell sends the last *executed* cell that starts with it.
-3. Run the quick local check: a few public cases compared with PyTorch, in this kernel.
+3. Run the quick local check: it runs your exercise cell again **on its own**, in a fresh
+   namespace, exactly as the server will (so a missing import fails here too), and compares a
+   few public cases with PyTorch.
 4. Run the submit cell: the server grades your code in its sandbox and shows the verdict, with
    a diagnosis when your output matches a known mistake.
+5. Then the interviewer's follow-ups: the questions asked once the code runs.
+"""
+
+_HOW_TO_ZH = """\
+## 这个 notebook 怎么用
+
+1. 先把服务跑起来（`addnorm serve` 或 `docker compose up`）。kernel 通过 `ADDNORM_URL`
+   找到服务（默认 `http://127.0.0.1:8000`），并从 `ADDNORM_TOKEN` 读取你的学习者 token。
+   还没有 token？在任意单元格里运行一次下面这行：它会新建一个学习者，并把 token 设置到当前
+   kernel 中（想以后接着看自己的进度，就把 token 记下来）：
+
+   ```python
+   {token}
+   ```
+
+   已经有 token 的话，用 `%env ADDNORM_TOKEN=...` 设置即可。
+2. 在下面的练习单元格里写好你的类并运行。第一行 `{marker}` 不要删：提交单元格发送的是
+   最近一次*运行过*、以这一行开头的单元格。
+3. 运行本地快速检查：它会把练习单元格的代码**单独**放进一个全新的命名空间再执行一遍，
+   和服务器的做法完全一样（漏写的 import 在这里就会暴露），然后在几个公开用例上与 PyTorch
+   对比。
+4. 运行提交单元格：服务器在沙箱中评测你的代码并给出结论；如果你的输出与某个已知错误吻合，
+   还会指出是哪一个。
+5. 最后是面试官的追问：代码跑通之后面试官通常会接着问的问题。
 """
 
 _LOCAL_CHECK_INTRO = """\
 ## Quick local check
 
-A few public cases, forward pass only, compared with {reference} in this kernel (the reference
-may use PyTorch's built-ins; your class may not). It is a sanity check and **does not replace
-the server's verdict**, which runs many more shapes and dtypes, the backward pass and the
-known-mistake diagnosis.
+Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
+compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+the backward pass and the known-mistake diagnosis.
+
+Reference: {reference}.
+"""
+
+_LOCAL_CHECK_INTRO_ZH = """\
+## 本地快速检查
+
+和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
+在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+形状和 dtype，还会检查反向传播并诊断已知错误。
+
+参考实现：{reference}。
 """
 
 _SUBMIT_INTRO = """\
@@ -67,143 +121,57 @@ _SUBMIT_INTRO = """\
 Sends the exercise cell to the server and shows the verdict: a table of checks with their
 errors, and the diagnosis when one matches. If the server cannot be reached it says so and the
 notebook carries on.
+
+<details><summary>中文</summary>
+
+把练习单元格发给服务器并显示评测结论：逐项检查及其误差；如果与某个已知错误吻合，还会给出
+诊断。连不上服务器时会提示原因，notebook 照常往下运行。
+
+</details>
 """
 
-# The local checks build their expected outputs from torch's own implementation (or, where torch
-# has none, the contract's formula) on random parameters, so a forgotten weight or bias shows.
-_CASE_HEADER = """\
-import torch
-import torch.nn.functional as F
-from torch import nn
+_FOLLOW_UPS_INTRO = """\
+## Interviewer follow-ups
 
-from addnorm_client.local import LocalCase, check
-
-g = torch.Generator().manual_seed(0)
+Once the code runs, an interviewer keeps going. Answer out loud first, then check yourself: each
+question links to an item of the question bank, served and graded by the server
+(`GET /questions/<id>`) and collected by topic in the `questions_<topic>` notebooks.
 """
 
-_LOCAL_CHECKS: dict[str, tuple[str, str]] = {
-    "layer_norm": (
-        "`torch.nn.functional.layer_norm` (what `nn.LayerNorm` calls)",
-        """\
-def case(name, shape, eps=1e-5, offset=0.0):
-    dim = shape[-1]
-    x = torch.randn(shape, generator=g) + offset
-    weight, bias = torch.randn(dim, generator=g), torch.randn(dim, generator=g)
-    return LocalCase(
-        name=name,
-        x=x,
-        build=lambda: LayerNorm(dim, eps=eps),
-        state={"weight": weight, "bias": bias},
-        expected=F.layer_norm(x, (dim,), weight, bias, eps),
-    )
+_FOLLOW_UPS_INTRO_ZH = """\
+## 面试官的追问
 
-
-check([
-    case("2-D, standard normal", (4, 8)),
-    case("3-D, offset x + 10", (2, 3, 16), offset=10.0),
-    case("eps=1e-3, small dim", (5, 3), eps=1e-3),
-    case("4-D, dim 64", (2, 2, 3, 64)),
-])
-""",
-    ),
-    "rms_norm": (
-        "`torch.nn.functional.rms_norm` (what `nn.RMSNorm` calls)",
-        """\
-def case(name, shape, eps=1e-6, scale=1.0):
-    dim = shape[-1]
-    x = torch.randn(shape, generator=g) * scale
-    weight = torch.randn(dim, generator=g)
-    return LocalCase(
-        name=name,
-        x=x,
-        build=lambda: RMSNorm(dim, eps=eps),
-        state={"weight": weight},
-        expected=F.rms_norm(x, (dim,), weight, eps),
-    )
-
-
-check([
-    case("2-D, standard normal", (4, 8)),
-    case("3-D, non-zero mean stays", (2, 3, 16), scale=3.0),
-    case("eps=1e-2, tiny inputs", (5, 4), eps=1e-2, scale=1e-2),
-    case("4-D, dim 64", (2, 2, 3, 64)),
-])
-""",
-    ),
-    "swiglu_ffn": (
-        "the formula `w2(silu(w1(x)) * w3(x))`",
-        """\
-def case(name, shape, hidden):
-    dim = shape[-1]
-    x = torch.randn(shape, generator=g)
-    w1 = torch.randn(hidden, dim, generator=g) / dim**0.5
-    w3 = torch.randn(hidden, dim, generator=g) / dim**0.5
-    w2 = torch.randn(dim, hidden, generator=g) / hidden**0.5
-    return LocalCase(
-        name=name,
-        x=x,
-        build=lambda: SwiGLUFFN(dim, hidden),
-        state={"w1.weight": w1, "w2.weight": w2, "w3.weight": w3},
-        expected=F.linear(F.silu(F.linear(x, w1)) * F.linear(x, w3), w2),
-    )
-
-
-check([
-    case("2-D, dim 8, hidden 16", (4, 8), 16),
-    case("3-D, dim 16, hidden 40", (2, 3, 16), 40),
-    case("hidden smaller than dim", (3, 12), 5),
-])
-""",
-    ),
-    "residual_block": (
-        "the formulas `x + sublayer(norm(x))` (pre-norm) and `norm(x + sublayer(x))` (post-norm)",
-        """\
-def case(name, shape, norm_first):
-    dim = shape[-1]
-    x = torch.randn(shape, generator=g)
-    state = {
-        "norm.weight": torch.randn(dim, generator=g),
-        "norm.bias": torch.randn(dim, generator=g),
-        "sublayer.weight": torch.randn(dim, dim, generator=g) / dim**0.5,
-        "sublayer.bias": torch.randn(dim, generator=g),
-    }
-
-    def norm(t):
-        return F.layer_norm(t, (dim,), state["norm.weight"], state["norm.bias"])
-
-    def sublayer(t):
-        return F.linear(t, state["sublayer.weight"], state["sublayer.bias"])
-
-    expected = x + sublayer(norm(x)) if norm_first else norm(x + sublayer(x))
-    return LocalCase(
-        name=name,
-        x=x,
-        build=lambda: ResidualBlock(dim, nn.Linear(dim, dim), norm_first=norm_first),
-        state=state,
-        expected=expected,
-    )
-
-
-check([
-    case("pre-norm, 2-D", (4, 8), norm_first=True),
-    case("pre-norm, 3-D", (2, 3, 16), norm_first=True),
-    case("post-norm, 2-D", (4, 8), norm_first=False),
-    case("post-norm, 3-D", (2, 3, 16), norm_first=False),
-])
-""",
-    ),
-}
+代码跑通之后，面试官还会接着问。先试着口头回答，再去核对：每个问题都对应题库中的一道题，
+由服务器提供并判分（`GET /questions/<id>`），也按主题收录在 `questions_<topic>` notebook 里。
+"""
 
 _QUESTIONS_MD = """\
-# Concept questions: {topic}
+# Concept questions: {title}
 
-The questions the interviewer asks once your code runs: why the variance is biased, where eps
-goes, what the normalisation does to each token. They are served by the addnorm server
-(`GET /questions?topic={topic}`) and graded by it (`POST /questions/{{id}}/answers`), which
-explains the answer and cites the article it comes from.
+The questions an interviewer asks about {title} once your code runs. They are served by the
+addnorm server (`GET /questions?topic={topic}`) and graded by it (`POST /questions/{{id}}/answers`),
+which explains each answer and cites the article it comes from.
 
-Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks. Run the next cell to fetch
-the questions; pass `lang="zh"` for 中文.
+Set `ADDNORM_URL` and `ADDNORM_TOKEN` as in the exercise notebooks. No token yet? Run this once
+in a cell: it creates a learner and sets the token in this kernel.
+
+```python
+{token}
+```
+
+Then run the next cell to fetch the questions; pass `lang="zh"` for 中文.
+
+<details><summary>中文</summary>
+
+写完代码之后，面试官常会就{title_zh}继续追问，这里收录的就是这类题目。题目由 addnorm 服务器
+提供（`GET /questions?topic={topic}`）并判分（`POST /questions/{{id}}/answers`），判分时会解释
+答案，并注明出自哪篇文章。
+
+和练习 notebook 一样设置 `ADDNORM_URL` 与 `ADDNORM_TOKEN`。还没有 token？在任意单元格里运行
+一次上面那行代码：它会新建一个学习者，并把 token 设置到当前 kernel 中。然后运行下一个单元格
+获取题目；想看中文，把 `lang="en"` 改成 `lang="zh"`。
+
+</details>
 """
 
 _QUESTIONS_HOW = """\
@@ -213,7 +181,27 @@ Fill in `my_answers` with one entry per question number, in the shape each quest
 a choice index (`2`), a list of indices for multiple-select (`[0, 2]`), `True`/`False`, or a
 number. Then run the cell: each answer is graded and explained. Change an answer and run the
 cell again as often as you like.
+
+<details><summary>中文</summary>
+
+在 `my_answers` 里按题号填写答案，格式按题型而定：单选填选项下标（`2`），多选填下标列表
+（`[0, 2]`），判断题填 `True`/`False`，数值题填一个数。运行单元格，每个答案都会被判分并附上
+解释。改了答案可以随时再运行。
+
+</details>
 """
+
+# How a topic reads in a heading, in English and Chinese; a topic missing here shows its name.
+_TOPIC_TITLES = {
+    "ffn": ("the feed-forward network", "前馈网络（FFN）"),
+    "residual": ("residual connections", "残差连接"),
+    "layer_norm": ("LayerNorm", " LayerNorm "),
+    "rms_norm": ("RMSNorm", " RMSNorm "),
+    "norm_placement": ("Pre-Norm and Post-Norm", " Pre-Norm 与 Post-Norm "),
+    "activations": ("activation functions", "激活函数"),
+    "batch_norm": ("BatchNorm", " BatchNorm "),
+    "training": ("training numerics", "训练中的数值问题"),
+}
 
 
 @dataclass(frozen=True)
@@ -235,6 +223,18 @@ def exercise_slugs(repo_root: Path) -> list[str]:
     )
 
 
+def question_topics(repo_root: Path) -> list[str]:
+    """The question bank's topics that hold at least one question, in the bank's order."""
+    from api.questions import load_question_bank
+
+    bank = load_question_bank(repo_root / "exercises" / "questions")
+    return [topic for topic, count in bank.count_by_topic().items() if count]
+
+
+def questions_notebook(topic: str) -> str:
+    return f"questions_{topic}"
+
+
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
@@ -252,7 +252,72 @@ def exercise_cell_source(slug: str, code: str) -> str:
     return f"{exercise_marker(slug)}\n{_FUTURE.sub('', code.strip())}"
 
 
-def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
+def exercise_class_name(starter: str) -> str:
+    """The class the exercise asks for: the first ``nn.Module`` subclass the starter defines."""
+    for node in ast.parse(starter).body:
+        if isinstance(node, ast.ClassDef) and any(
+            ast.unparse(base) in ("nn.Module", "torch.nn.Module", "Module") for base in node.bases
+        ):
+            return node.name
+    raise ValueError("the starter defines no nn.Module subclass")
+
+
+@dataclass(frozen=True)
+class LocalCheck:
+    """``exercises/<slug>/local_check.py``: its docstring names the reference (English, then
+    Chinese, one paragraph each); the rest defines ``local_cases()``, shown in the notebook."""
+
+    reference: str
+    reference_zh: str
+    code: str
+
+
+def load_local_check(path: Path) -> LocalCheck:
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    doc = ast.get_docstring(tree, clean=True)
+    if not doc or not tree.body:
+        raise ValueError(f"{path}: needs a docstring naming the reference, English then Chinese")
+    paragraphs = [p.strip() for p in doc.split("\n\n") if p.strip()]
+    if len(paragraphs) != 2:
+        raise ValueError(f"{path}: the docstring needs two paragraphs, English then Chinese")
+    if not any(isinstance(n, ast.FunctionDef) and n.name == "local_cases" for n in tree.body):
+        raise ValueError(f"{path}: defines no local_cases()")
+    body = "\n".join(text.splitlines()[tree.body[0].end_lineno or 0 :])
+    return LocalCheck(paragraphs[0], paragraphs[1], _FUTURE.sub("", body.strip()).strip())
+
+
+def local_check_cell_source(slug: str, class_name: str, local: LocalCheck) -> str:
+    return (
+        f"{local.code}\n\n\nfrom addnorm_client.local import check\n\n"
+        f'check("{slug}", "{class_name}", local_cases())'
+    )
+
+
+def _bilingual(en: str, zh: str) -> str:
+    return f"{en.strip()}\n\n<details><summary>中文</summary>\n\n{zh.strip()}\n\n</details>"
+
+
+def _follow_ups_md(folder: Path, topic_of: Mapping[str, str]) -> str | None:
+    follow_ups = load_follow_ups(folder)
+    if not follow_ups:
+        return None
+
+    def items(zh: bool) -> str:
+        lines = []
+        for n, f in enumerate(follow_ups, 1):
+            topic = topic_of.get(f.question, "")
+            where = f"`{f.question}`" + (f", `{questions_notebook(topic)}`" if topic else "")
+            lines.append(f"{n}. {f.ask_zh if zh else f.ask} ({where})")
+        return "\n".join(lines)
+
+    return _bilingual(
+        f"{_FOLLOW_UPS_INTRO.strip()}\n\n{items(False)}",
+        f"{_FOLLOW_UPS_INTRO_ZH.strip()}\n\n{items(True)}",
+    )
+
+
+def _exercise_cells(slug: str, folder: Path, topic_of: Mapping[str, str]) -> list[_Cell]:
     meta = yaml.safe_load((folder / "meta.yaml").read_text(encoding="utf-8")) or {}
     if not isinstance(meta, Mapping):
         raise ValueError(f"{folder / 'meta.yaml'}: expected a mapping")
@@ -275,20 +340,27 @@ def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
             )
         )
     marker = exercise_marker(slug)
+    starter = _read(folder / "starter.py")
+    how_to = [text.format(marker=marker, token=_TOKEN_ONE_LINER) for text in (_HOW_TO, _HOW_TO_ZH)]
     cells += [
-        _Cell(f"{slug}-how-to", "markdown", _HOW_TO.format(marker=marker).strip()),
-        _Cell(f"{slug}-exercise-intro", "markdown", "## Your implementation"),
-        _Cell(f"{slug}-exercise", "code", exercise_cell_source(slug, _read(folder / "starter.py"))),
+        _Cell(f"{slug}-how-to", "markdown", _bilingual(*how_to)),
+        _Cell(f"{slug}-exercise-intro", "markdown", "## Your implementation · 你的实现"),
+        _Cell(f"{slug}-exercise", "code", exercise_cell_source(slug, starter)),
     ]
-    if slug in _LOCAL_CHECKS:
-        reference, body = _LOCAL_CHECKS[slug]
+    local_path = folder / "local_check.py"
+    if local_path.is_file():
+        local = load_local_check(local_path)
+        intro_md = _bilingual(
+            _LOCAL_CHECK_INTRO.format(reference=local.reference),
+            _LOCAL_CHECK_INTRO_ZH.format(reference=local.reference_zh),
+        )
         cells += [
+            _Cell(f"{slug}-local-check-intro", "markdown", intro_md),
             _Cell(
-                f"{slug}-local-check-intro",
-                "markdown",
-                _LOCAL_CHECK_INTRO.format(reference=reference).strip(),
+                f"{slug}-local-check",
+                "code",
+                local_check_cell_source(slug, exercise_class_name(starter), local),
             ),
-            _Cell(f"{slug}-local-check", "code", f"{_CASE_HEADER}\n\n{body}".strip()),
         ]
     cells += [
         _Cell(f"{slug}-submit-intro", "markdown", _SUBMIT_INTRO.strip()),
@@ -298,6 +370,9 @@ def _exercise_cells(slug: str, folder: Path) -> list[_Cell]:
             f'from addnorm_client.render import submit_cell\n\nsubmit_cell("{slug}")',
         ),
     ]
+    follow_ups = _follow_ups_md(folder, topic_of)
+    if follow_ups is not None:
+        cells.append(_Cell(f"{slug}-follow-ups", "markdown", follow_ups))
     return cells
 
 
@@ -305,8 +380,12 @@ def _questions_cells(topic: str) -> list[_Cell]:
     # Fetched at run time rather than baked in: the bank changes without regenerating notebooks,
     # and the answer key never sits in a file a learner opens.
     name = f"questions-{topic}"
+    title, title_zh = _TOPIC_TITLES.get(topic, (topic, f" {topic} "))
+    intro = _QUESTIONS_MD.format(
+        topic=topic, title=title, title_zh=title_zh, token=_TOKEN_ONE_LINER
+    )
     return [
-        _Cell(f"{name}-intro", "markdown", _QUESTIONS_MD.format(topic=topic).strip()),
+        _Cell(f"{name}-intro", "markdown", intro.strip()),
         _Cell(
             f"{name}-fetch",
             "code",
@@ -348,12 +427,17 @@ def _newline(text: str) -> str:
 
 def render_notebooks(repo_root: Path) -> dict[str, str]:
     """Every generated file's name (relative to the notebooks folder) and its text."""
+    from api.questions import load_question_bank
+
+    bank = load_question_bank(repo_root / "exercises" / "questions")
+    topic_of = {q.id: str(q.topic) for q in bank}
     files: dict[str, str] = {}
     named: list[tuple[str, list[_Cell]]] = [
-        (slug, _exercise_cells(slug, repo_root / "exercises" / slug))
+        (slug, _exercise_cells(slug, repo_root / "exercises" / slug, topic_of))
         for slug in exercise_slugs(repo_root)
     ]
-    named.append((QUESTIONS_NOTEBOOK, _questions_cells(QUESTIONS_TOPIC)))
+    topics = [t for t, count in bank.count_by_topic().items() if count]
+    named += [(questions_notebook(t), _questions_cells(t)) for t in topics]
     for name, cells in named:
         files[f"{name}.ipynb"], files[f"{name}.py"] = _notebook_texts(cells)
     return files

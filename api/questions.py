@@ -1,9 +1,11 @@
 """The conceptual question bank: content models, the start-up loader, the public view and grading.
 
 Questions live in ``exercises/questions/<topic>.yaml``, one file per topic, and cite the article
-they are drawn from by file name and section heading. The article files themselves are not needed
-at run time: ``exercises/questions/_sources.yaml`` lists the known articles and their headings, so
-a typo in a citation stops the service at start-up instead of reaching a learner.
+they are drawn from by its title and a section heading: that is what a learner reads in an answer,
+and what they can look up (the material's file names mean nothing to them). The article files
+themselves are not needed at run time: ``exercises/questions/_sources.yaml`` lists the known
+articles, their titles and headings, so a typo in a citation stops the service at start-up
+instead of reaching a learner.
 
 Nothing here knows about HTTP or the database. The API turns :class:`QuestionBankError` into a
 refusal to start, :class:`AnswerShapeError` into a 422 and :class:`QuestionNotFound` into a 404.
@@ -79,9 +81,9 @@ class _Content(BaseModel):
 
 
 class Source(_Content):
-    """Where a question comes from: an article in the material and one of its section headings."""
+    """Where a question comes from: an article of the material, by title, and a section heading."""
 
-    file: Annotated[str, StringConstraints(pattern=r"^[^/\\]+$", min_length=1)]
+    article: Text
     section: Text
 
 
@@ -393,15 +395,16 @@ def _load_topic_file(
             raise QuestionBankError(
                 f"{where}.topic: {question.topic!r} does not match the file {path.name!r}"
             )
-        known = sections.get(question.source.file)
+        known = sections.get(question.source.article)
         if known is None:
             raise QuestionBankError(
-                f"{where}.source.file: {question.source.file!r} is not listed in {SOURCES_FILE}"
+                f"{where}.source.article: {question.source.article!r} is not the title of an "
+                f"article listed in {SOURCES_FILE}"
             )
         if question.source.section not in known:
             raise QuestionBankError(
                 f"{where}.source.section: {question.source.section!r} is not a section of "
-                f"{question.source.file} listed in {SOURCES_FILE}"
+                f"{question.source.article!r} listed in {SOURCES_FILE}"
             )
         loaded.append((question, where))
     return loaded
@@ -415,8 +418,8 @@ def load_question_bank(directory: Path) -> QuestionBank:
     if not directory.is_dir():
         raise QuestionBankError(f"{directory}: question directory not found")
     sources = _load_sources(directory)
-    sections = {a.file: frozenset(a.sections) for a in sources}
-    if len(sections) != len(sources):
+    sections = {a.title: frozenset(a.sections) for a in sources}
+    if len(sections) != len(sources) or len({a.file for a in sources}) != len(sources):
         raise QuestionBankError(f"{directory / SOURCES_FILE}: an article is listed twice")
 
     stray = sorted(

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from api import progress
 from api.catalog import Lang
 from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
+from api.followups import follow_ups_for
 
 router = APIRouter(tags=["exercises"])
 
@@ -22,6 +23,7 @@ def read_exercises(
             "slug": e.slug,
             "title": e.title(lang),
             "topic": e.meta.topic,
+            "topics": list(e.meta.topics),
             "difficulty": e.meta.difficulty,
             "status": mine[e.slug]["status"],
         }
@@ -30,12 +32,16 @@ def read_exercises(
 
 
 @router.get("/exercises/{slug}")
-def read_exercise(exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en") -> dict[str, Any]:
+def read_exercise(
+    ctx: AppDep, exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en"
+) -> dict[str, Any]:
     del user  # learners only: the prompt is served to authenticated learners
     return {
         "slug": exercise.slug,
         "title": exercise.title(lang),
         "topic": exercise.meta.topic,
+        "topics": list(exercise.meta.topics),
+        "kind": exercise.spec.kind,
         "difficulty": exercise.meta.difficulty,
         "lang": lang,
         "prompt": exercise.prompt[lang],
@@ -47,4 +53,10 @@ def read_exercise(exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en") -
             "forbidden": exercise.meta.forbidden,
         },
         "known_mistakes": [m.name for m in exercise.spec.mistakes],
+        # What an interviewer asks once the code runs; the full question, its answer and its
+        # explanation are the question bank's (GET /questions/{question_id}).
+        "follow_ups": [
+            {"question_id": f.question, "ask": f.text(lang)}
+            for f in follow_ups_for(ctx.settings.content_dir, exercise.slug)
+        ],
     }

@@ -13,5 +13,7 @@ class LayerNorm(nn.Module):
         self.bias = nn.Parameter(torch.zeros(dim))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # Normalise each vector over the last dimension, then scale by weight and shift by bias.
+        # x: (..., dim). Per vector over the last dim: mean and biased variance, each (..., 1)
+        # with keepdim=True; normalise, then scale by weight and shift by bias, both (dim,).
+        # In bfloat16, compute in float32 and cast back (see the prompt's pitfalls).
         raise NotImplementedError("implement LayerNorm.forward")

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F  # noqa: F401  (F.dropout: yours to use)
 from torch import nn
 
 
@@ -14,5 +15,6 @@ class ResidualBlock(nn.Module):
         self.sublayer = sublayer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # Pre-norm or post-norm depending on norm_first, with dropout on the sublayer's branch.
+        # x: (..., dim). Pre-norm or post-norm depending on norm_first, with dropout on the
+        # sublayer's branch before the add; the output has x's shape.
         raise NotImplementedError("implement ResidualBlock.forward")

@@ -12,5 +12,7 @@ class RMSNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(dim))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # Rescale each vector by its root mean square over the last dimension, then by weight.
+        # x: (..., dim). Per vector over the last dim: the mean of squares, (..., 1) with
+        # keepdim=True; divide by sqrt(mean square + eps), then multiply by weight, (dim,).
+        # In bfloat16, compute in float32 and cast back (see the prompt's pitfalls).
         raise NotImplementedError("implement RMSNorm.forward")

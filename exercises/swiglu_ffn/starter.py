@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F  # noqa: F401  (F.silu, F.linear: yours to use)
 from torch import nn
 
 
@@ -13,5 +14,6 @@ class SwiGLUFFN(nn.Module):
         self.w3 = nn.Linear(dim, hidden_dim, bias=False)  # up
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # Gate one up-projection with SiLU, multiply it with the other, project back down.
+        # x: (..., dim). SiLU on the gate w1(x), times the up projection w3(x), both
+        # (..., hidden_dim); then w2 projects the product back down to (..., dim).
         raise NotImplementedError("implement SwiGLUFFN.forward")

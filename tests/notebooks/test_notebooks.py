@@ -1,8 +1,12 @@
 """The notebooks in notebooks/: generated, paired, and run top to bottom in a real kernel.
 
-Each exercise notebook is executed against a live server twice: with the worked solution in the
-exercise cell (the rendered verdict must say passed) and as shipped (the starter must not pass,
-and every cell must still run). A notebook whose server is unreachable must also run to the end.
+Exercises and question topics are discovered from the content, never listed here. Each exercise
+cell is run alone, in a fresh namespace as the server runs it, with the worked solution (every
+local case matches) and with the starter (it runs, and fails on NotImplementedError, not on a
+missing import). Each exercise notebook is also executed against a live server twice: with the
+worked solution in the exercise cell (the rendered verdict must say passed) and as shipped (the
+starter must not pass, and every cell must still run). A notebook whose server is unreachable
+must also run to the end.
 """
 
 from __future__ import annotations
@@ -16,22 +20,27 @@ from typing import Any
 import jupytext
 import nbformat
 import pytest
+import torch.nn.functional as F
 
 from addnorm_client import Client
+from addnorm_client.local import LocalResult, class_from_source, run_cases
 from addnorm_client.render import exercise_marker
+from api.catalog import load_catalog
 from api.notebooks import (
-    QUESTIONS_NOTEBOOK,
-    QUESTIONS_TOPIC,
     build_notebooks,
     check_notebooks,
     exercise_cell_source,
+    exercise_class_name,
     exercise_slugs,
+    question_topics,
+    questions_notebook,
 )
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SLUGS = exercise_slugs(REPO)
-EXPECTED_SLUGS = ["layer_norm", "residual_block", "rms_norm", "swiglu_ffn"]
+TOPICS = question_topics(REPO)
+QUESTIONS_NOTEBOOKS = [questions_notebook(t) for t in TOPICS]
 
 
 def _read(name: str) -> Any:
@@ -65,8 +74,15 @@ def _server_env(server: Any) -> dict[str, str]:
 # -- generated and paired -------------------------------------------------------------------------
 
 
-def test_every_exercise_has_a_notebook() -> None:
-    assert SLUGS == EXPECTED_SLUGS
+def test_every_exercise_the_service_serves_has_a_notebook() -> None:
+    # Two discoveries of the same folders, the generator's and the service's, must agree.
+    assert SLUGS and sorted(load_catalog(REPO / "exercises")) == SLUGS
+    for name in [*SLUGS, *QUESTIONS_NOTEBOOKS]:
+        assert (NOTEBOOKS / f"{name}.ipynb").is_file() and (NOTEBOOKS / f"{name}.py").is_file()
+
+
+def test_every_topic_of_the_question_bank_has_a_notebook() -> None:
+    assert {"layer_norm", "rms_norm", "ffn", "residual", "norm_placement"} <= set(TOPICS)
 
 
 def test_committed_notebooks_are_the_generators_output() -> None:
@@ -93,7 +109,7 @@ def _comparable(nb: Any) -> tuple[list[tuple[str, str]], dict[str, Any]]:
     return [(c.cell_type, c.source) for c in nb.cells], metadata
 
 
-@pytest.mark.parametrize("name", [*SLUGS, QUESTIONS_NOTEBOOK])
+@pytest.mark.parametrize("name", [*SLUGS, *QUESTIONS_NOTEBOOKS])
 def test_py_is_the_same_notebook_as_ipynb(name: str) -> None:
     from_py = jupytext.read(NOTEBOOKS / f"{name}.py", fmt="py:percent")
     from_ipynb = jupytext.read(NOTEBOOKS / f"{name}.ipynb")
@@ -110,6 +126,60 @@ def test_exercise_cell_is_the_starter_behind_its_marker(slug: str) -> None:
     assert "from __future__" not in source
     body = starter.replace("from __future__ import annotations\n", "").strip()
     assert source.endswith(body)
+
+
+# -- the exercise cell alone, in a fresh namespace, as the server runs it ----------------------
+
+
+def _local_cases(nb: Any, slug: str) -> list[Any]:
+    """The notebook's own local cases: its local-check cell, up to the call that runs them."""
+    source = _cell(nb, f"{slug}-local-check").source
+    definitions, _, call = source.partition("from addnorm_client.local import check\n")
+    assert call.strip().startswith(f'check("{slug}", '), source
+    namespace: dict[str, Any] = {}
+    exec(compile(definitions, f"{slug}-local-check", "exec"), namespace)
+    cases = namespace["local_cases"]()
+    assert len(cases) >= 3
+    return list(cases)
+
+
+def _run_exercise_cell(slug: str, code: str) -> list[LocalResult]:
+    nb = _read(slug)
+    class_name = exercise_class_name(_cell(nb, f"{slug}-exercise").source)
+    cls = class_from_source(exercise_cell_source(slug, code), class_name)
+    return run_cases(_local_cases(nb, slug), cls)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_exercise_cell_alone_with_the_solution_matches_every_local_case(slug: str) -> None:
+    solution = (REPO / "solutions" / f"{slug}.py").read_text(encoding="utf-8")
+    results = _run_exercise_cell(slug, solution)
+    assert all(r.ok for r in results), [(r.name, r.note) for r in results]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_exercise_cell_alone_with_the_starter_runs_and_is_not_done(slug: str) -> None:
+    # The starter must define its class on its own (every import it needs is there) and then
+    # fail because the forward is not written, not because something is missing.
+    source = _cell(_read(slug), f"{slug}-exercise").source
+    starter = (REPO / "exercises" / slug / "starter.py").read_text(encoding="utf-8")
+    assert source == exercise_cell_source(slug, starter)
+    results = _run_exercise_cell(slug, starter)
+    assert not any(r.ok for r in results)
+    assert all(r.note.startswith("NotImplementedError") for r in results), [r.note for r in results]
+
+
+def test_the_local_check_sees_an_import_only_the_kernel_had() -> None:
+    # The notebook trap issue 12 reports: this module imports F, as the local-check cell does
+    # in a kernel, yet a class whose own code lacks the import must fail locally as it would
+    # on the server, and pass once the import is back.
+    assert F is not None  # the name exists here, where the check is called from
+    solution = (REPO / "solutions" / "swiglu_ffn.py").read_text(encoding="utf-8")
+    without = solution.replace("import torch.nn.functional as F\n", "")
+    assert without != solution
+    results = _run_exercise_cell("swiglu_ffn", without)
+    assert results and all("NameError" in r.note and "'F'" in r.note for r in results), results
+    assert all(r.ok for r in _run_exercise_cell("swiglu_ffn", solution))
 
 
 # -- executed against a live server ---------------------------------------------------------------
@@ -156,9 +226,10 @@ def test_notebook_runs_to_the_end_when_the_server_is_unreachable(
 
 
 @pytest.mark.slow
-def test_questions_notebook_as_shipped(live_server: Any, run_notebook: Any) -> None:
-    nb = run_notebook(_read(QUESTIONS_NOTEBOOK), _server_env(live_server))
-    name = f"questions-{QUESTIONS_TOPIC}"
+@pytest.mark.parametrize("topic", TOPICS)
+def test_questions_notebook_as_shipped(topic: str, live_server: Any, run_notebook: Any) -> None:
+    nb = run_notebook(_read(questions_notebook(topic)), _server_env(live_server))
+    name = f"questions-{topic}"
     assert "class='addnorm-questions'" in _text(_cell(nb, f"{name}-fetch"))
     assert "no answers yet" in _text(_cell(nb, f"{name}-answers"))
 
@@ -170,12 +241,13 @@ def _an_answer(question: dict[str, Any]) -> object:
 
 @pytest.mark.slow
 def test_questions_notebook_grades_answers(live_server: Any, run_notebook: Any) -> None:
+    topic = "layer_norm"
     with Client(live_server.url, live_server.token) as client:
-        questions = client.questions(topic=QUESTIONS_TOPIC)
-    assert questions, f"the server has no {QUESTIONS_TOPIC} questions"
+        questions = client.questions(topic=topic)
+    assert questions, f"the server has no {topic} questions"
     answers = {i: _an_answer(q) for i, q in enumerate(questions, 1)}
-    nb = _read(QUESTIONS_NOTEBOOK)
-    name = f"questions-{QUESTIONS_TOPIC}"
+    nb = _read(questions_notebook(topic))
+    name = f"questions-{topic}"
     _cell(nb, f"{name}-answers").source = f"my_answers = {answers!r}\nwalk.answer_all(my_answers)"
     run_notebook(nb, _server_env(live_server))
     shown = _text(_cell(nb, f"{name}-answers"))
@@ -202,3 +274,20 @@ def test_py_notebook_runs_as_a_plain_script(live_server: Any, tmp_path: Path) ->
     verdict_lines = [line for line in result.stdout.splitlines() if line.startswith(f"{slug}: ")]
     assert verdict_lines, result.stdout
     assert not verdict_lines[0].startswith(f"{slug}: PASSED")
+
+
+@pytest.mark.slow
+def test_the_token_one_liner_shown_in_the_notebook_works(
+    live_server: Any, run_notebook: Any
+) -> None:
+    # A learner with no token runs the one-liner the how-to shows, then submits: the verdict
+    # must come back (no "no token" notice), so the line is right, not just described.
+    slug = SLUGS[0]
+    nb = _read(slug)
+    how_to = _cell(nb, f"{slug}-how-to").source
+    one_liner = how_to.split("```python\n", 1)[1].split("```", 1)[0].strip()
+    assert "create_user" in one_liner and "ADDNORM_TOKEN" in one_liner
+    nb.cells.insert(0, nbformat.v4.new_code_cell(one_liner))
+    run_notebook(nb, {"ADDNORM_URL": live_server.url, "ADDNORM_TOKEN": ""})
+    verdict = _text(_cell(nb, f"{slug}-submit"))
+    assert "class='addnorm-verdict'" in verdict, verdict

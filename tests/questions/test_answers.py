@@ -29,7 +29,7 @@ BASE: dict[str, Any] = {
     "explanation": "Because.",
     "explanation_zh": "因为。",
     "source": {
-        "file": "000_e4e6a0ab7f589b41.txt",
+        "article": "FFN, Residual Addition, LN",
         "section": "1.1 FFN（Feed Forward Network，前馈层）",
     },
     "references": ["Vaswani et al. 2017, Attention Is All You Need"],
@@ -118,7 +118,7 @@ def test_result_carries_explanation_source_and_references() -> None:
     en = check_answer(SINGLE, 0)
     zh = check_answer(SINGLE, 0, "zh")
     assert en.explanation == "Because." and zh.explanation == "因为。"
-    assert en.source.file == "000_e4e6a0ab7f589b41.txt"
+    assert en.source.article == "FFN, Residual Addition, LN"
     assert en.references == ["Vaswani et al. 2017, Attention Is All You Need"]
     # The result is plain JSON for the API and the answers table.
     dumped = en.model_dump(mode="json")

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn.functional as F
+import torch.utils.checkpoint
 import yaml
 from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
 
 from api.questions import (
     LANGS,
@@ -29,13 +31,17 @@ from api.questions import (
 from tests.questions.conftest import QUESTIONS_DIR, REPO
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+# Chinese characters and full-width punctuation: no space belongs between two of them (a folded
+# YAML line break inside Chinese prose turns into one, which reads as a typo).
+_CJK_CHAR = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
+CJK_GAP = re.compile(rf"{_CJK_CHAR}\s+{_CJK_CHAR}")
 
 
 def test_bank_size_and_coverage(bank: QuestionBank) -> None:
-    assert len(bank) >= 80
+    assert len(bank) >= 160
     by_topic = bank.count_by_topic()
     assert set(by_topic) == set(TOPICS)
-    assert all(n >= 6 for n in by_topic.values()), by_topic
+    assert all(n >= 8 for n in by_topic.values()), by_topic
     # Every type is represented, and spot-the-bug questions exist in more than one topic.
     by_type = bank.count_by_type()
     assert all(by_type[t] >= 5 for t in QUESTION_TYPES), by_type
@@ -59,9 +65,12 @@ def test_every_question_bilingual(bank: QuestionBank) -> None:
             assert en.strip() and zh.strip(), q.id
             assert CJK.search(zh), f"{q.id}: zh text has no Chinese"
             assert not CJK.search(en), f"{q.id}: English text contains Chinese: {en[:60]}"
+        for zh in (q.prompt_zh, q.explanation_zh):
+            assert not CJK_GAP.search(zh), f"{q.id}: space inside Chinese: {CJK_GAP.search(zh)}"
         if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
             for c in q.choices:
                 assert c.text.strip() and c.text_zh.strip(), q.id
+                assert not CJK_GAP.search(c.text_zh), q.id
                 assert not CJK.search(c.text), f"{q.id}: English choice contains Chinese"
             # Choice texts that are not formulas or code should be translated, not copied.
             translated = [c for c in q.choices if c.text != c.text_zh]
@@ -80,8 +89,8 @@ def test_answer_keys_valid_for_type(bank: QuestionBank) -> None:
             case MultipleSelectQuestion():
                 assert q.answer and len(set(q.answer)) == len(q.answer)
                 assert all(0 <= i < len(q.choices) for i in q.answer)
-                # A multiple-select question where every option is right teaches nothing.
-                assert len(q.answer) < len(q.choices), q.id
+                # "Every option is right" is allowed on purpose: test_lint requires some, so that
+                # "there is always a wrong one" is not a trick that works.
             case TrueFalseQuestion():
                 assert isinstance(q.answer, bool)
             case NumericQuestion():
@@ -140,11 +149,24 @@ def test_sources_manifest_matches_material(bank: QuestionBank) -> None:
 
 def test_every_cited_source_is_in_manifest(bank: QuestionBank) -> None:
     manifest = yaml.safe_load((QUESTIONS_DIR / "_sources.yaml").read_text(encoding="utf-8"))
-    known = {(a["file"], s) for a in manifest["articles"] for s in a["sections"]}
+    known = {(a["title"], s) for a in manifest["articles"] for s in a["sections"]}
     for q in bank:
-        assert (q.source.file, q.source.section) in known, q.id
+        assert (q.source.article, q.source.section) in known, q.id
     # Each article is used.
-    assert {q.source.file for q in bank} == {a["file"] for a in manifest["articles"]}
+    assert {q.source.article for q in bank} == {a["title"] for a in manifest["articles"]}
+
+
+def test_no_text_names_a_material_file(bank: QuestionBank) -> None:
+    # Learners cannot open the material's files: an article is named by its title.
+    for q in bank:
+        texts = [q.prompt, q.prompt_zh, q.explanation, q.explanation_zh, *q.references]
+        if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
+            texts += [t for c in q.choices for t in (c.text, c.text_zh)]
+        for text in texts:
+            assert not re.search(r"\.txt\b|\b00[0-9]_[0-9a-f]{8}|(article|文章)\s*00[0-9]", text), (
+                q.id,
+                text[:80],
+            )
 
 
 # --------------------------------------------------------------------------- numbers, recomputed
@@ -193,6 +215,19 @@ def _bottleneck_ffn() -> float:
     return _params(net)
 
 
+def _llama_hidden(dim: int, multiple_of: int) -> int:
+    # LLaMA's FeedForward: hidden = int(2 * 4 * dim / 3), rounded up to a multiple of multiple_of.
+    hidden = int(2 * (4 * dim) / 3)
+    return multiple_of * ((hidden + multiple_of - 1) // multiple_of)
+
+
+def _forward_flops(module: nn.Module, dim: int) -> float:
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        module(torch.randn(1, dim))
+    return counter.get_total_flops()
+
+
 def _three_layer_grad() -> float:
     x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
     y = x
@@ -208,6 +243,18 @@ def _variance_scale() -> float:
     c = math.sqrt(0.5)
     assert abs((c * (x + fx)).var().item() - 1.0) < 0.02
     return c
+
+
+def _residual_stream_variance(blocks: int) -> float:
+    # Simulate the stream; the key is the exact sum, the simulation must land within 2% of it.
+    gen = torch.Generator().manual_seed(0)
+    stream = torch.randn(400_000, dtype=torch.float64, generator=gen)
+    for _ in range(blocks):
+        stream = stream + torch.randn(400_000, dtype=torch.float64, generator=gen)
+    measured = stream.var().item()
+    exact = float(blocks + 1)
+    assert abs(measured - exact) / exact < 0.02
+    return exact
 
 
 def _n_normalisations(shape: tuple[int, ...], normalized: list[int]) -> float:
@@ -231,10 +278,59 @@ def _bn_running_mean() -> float:
     return bn.running_mean.item()
 
 
+def _padded_variance() -> float:
+    real = torch.tensor([1.9, 2.1], dtype=torch.float64).repeat(50)  # mean 2, variance 0.01
+    batch = torch.cat([real, torch.zeros(100, dtype=torch.float64)])
+    bn = nn.BatchNorm1d(1, momentum=1.0, dtype=torch.float64)  # running_var := batch variance
+    bn(batch.view(-1, 1))
+    assert bn.running_var is not None
+    # running_var is unbiased; BatchNorm normalises with the biased one.
+    n = batch.numel()
+    p = 0.5
+    formula = p * 0.01 + p * (1 - p) * 2.0**2
+    assert bn.running_var.item() * (n - 1) / n == pytest.approx(formula, rel=1e-9)
+    return batch.var(unbiased=False).item()
+
+
+def _folded_bias() -> float:
+    linear = nn.Linear(1, 1)
+    bn = nn.BatchNorm1d(1, eps=0.0)
+    with torch.no_grad():
+        linear.weight.fill_(2.0)
+        linear.bias.fill_(1.0)
+        bn.running_mean.fill_(3.0)  # type: ignore[union-attr]
+        bn.running_var.fill_(4.0)  # type: ignore[union-attr]
+        bn.bias.fill_(0.5)
+    bn.eval()
+    assert bn.running_var is not None and bn.running_mean is not None
+    s = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+    folded = nn.Linear(1, 1)
+    with torch.no_grad():
+        folded.weight.copy_(linear.weight * s[:, None])
+        folded.bias.copy_(s * (linear.bias - bn.running_mean) + bn.bias)
+    x = torch.randn(16, 1)
+    assert torch.allclose(folded(x), bn(linear(x)), atol=1e-6)
+    return folded.bias.item()
+
+
+def _group_norm_means(shape: tuple[int, ...], groups: int) -> float:
+    x = torch.randn(*shape)
+    n, c = shape[:2]
+    _, mean, _ = torch.native_group_norm(x, None, None, n, c, x[0, 0].numel(), groups, 1e-5)
+    return mean.numel()
+
+
 def _sigmoid_max_grad() -> float:
     x = torch.linspace(-6, 6, 12001, dtype=torch.float64, requires_grad=True)
     (grad,) = torch.autograd.grad(torch.sigmoid(x).sum(), x)
     return grad.max().item()
+
+
+def _cross_entropy_grad() -> float:
+    z = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    (grad,) = torch.autograd.grad(F.cross_entropy(z[None], torch.tensor([2])), z)
+    assert torch.allclose(grad, torch.softmax(z.detach(), 0) - torch.tensor([0, 0, 1.0]).double())
+    return grad[2].item()
 
 
 def _fp16_square_overflow() -> float:
@@ -258,6 +354,13 @@ def _gpt2_init_std() -> float:
     return 0.02 / math.sqrt(2 * n_layer)
 
 
+def _layer_norm_dx(x: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+    x = x.detach().to(torch.float64).requires_grad_()
+    y = F.layer_norm(x, x.shape[-1:], eps=1e-5)
+    (dx,) = torch.autograd.grad(y, x, dy.to(torch.float64))
+    return dx
+
+
 VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
 
 RECOMPUTE: dict[str, Callable[[], float]] = {
@@ -267,26 +370,41 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "ffn-swiglu-matched-width": _matched_swiglu_width,
     "ffn-share-of-params": _ffn_share,
     "ffn-bottleneck-params": _bottleneck_ffn,
+    "ffn-llama-hidden-size": lambda: _llama_hidden(4096, 256),
+    "ffn-llama-ffn-params": lambda: _params(_SwiGLU(4096, _llama_hidden(4096, 256))),
+    "ffn-forward-flops": lambda: _forward_flops(_ffn(512, 2048, bias=False), 512),
     "res-three-layer-gradient": _three_layer_grad,
     "res-sqrt-half-scaling": _variance_scale,
+    "res-stream-variance-growth": lambda: _residual_stream_variance(24),
+    "res-projection-shortcut-params": lambda: _params(nn.Conv2d(256, 512, 1, bias=False)),
     "ln-output-small-vector": lambda: F.layer_norm(VEC, (4,), eps=1e-5)[0].item(),
     "ln-constant-row": lambda: nn.LayerNorm(4)(torch.ones(2, 4)).abs().max().item(),
     "ln-count-normalisations": lambda: _n_normalisations((8, 128, 512), [512]),
     "ln-normalized-shape-two-dims": lambda: _n_normalisations((2, 3, 4), [3, 4]),
+    "ln-backward-value": lambda: _layer_norm_dx(VEC, torch.tensor([1.0, 0, 0, 0]))[0].item(),
     "bn-count-statistics": _bn_statistics,
     "bn-running-mean-update": _bn_running_mean,
     "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
+    "bn-padding-variance": _padded_variance,
+    "bn-fold-bias-value": _folded_bias,
+    "bn-group-norm-count": lambda: _group_norm_means((4, 64, 32, 32), 8),
     "rms-output-small-vector": lambda: F.rms_norm(VEC, (4,), eps=1e-6)[0].item(),
     "rms-param-count": lambda: _params(nn.RMSNorm(4096)),
+    "rms-eps-none-value": lambda: nn.RMSNorm(4)(torch.tensor([1e-3, 0, 0, 0]))[0].item(),
+    "rms-offset-output": lambda: F.rms_norm(VEC + 100, (4,), eps=1e-6)[0].item(),
     "np-count-norms-gpt2": lambda: 2 * 12 + 1,
+    "np-deepnorm-alpha": lambda: (2 * 64) ** 0.25,
     "act-sigmoid-max-derivative": _sigmoid_max_grad,
     "act-softmax-value": lambda: torch.softmax(VEC[:3], dim=0)[2].item(),
     "act-silu-value": lambda: F.silu(torch.tensor(1.0, dtype=torch.float64)).item(),
     "act-gelu-value": lambda: F.gelu(torch.tensor(1.0, dtype=torch.float64)).item(),
+    "act-cross-entropy-grad": _cross_entropy_grad,
     "tr-fp16-max": lambda: torch.finfo(torch.float16).max,
     "tr-fp16-square-overflow": _fp16_square_overflow,
     "tr-gpt2-scaled-init": _gpt2_init_std,
     "tr-kaiming-std": _kaiming_std,
+    "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + 2,
+    "tr-bf16-eps": lambda: torch.finfo(torch.bfloat16).eps,
 }
 
 
@@ -356,6 +474,8 @@ def test_code_rms_norm_keepdim(bank: QuestionBank) -> None:
     assert not torch.allclose(module(x), F.rms_norm(x, (8,), eps=1e-6), atol=1e-3)
     with pytest.raises(RuntimeError):
         module(torch.randn(2, 8, 8))
+    # One token at a time with batch > 1: no error, a (batch, batch, dim) output.
+    assert module(torch.randn(3, 1, 8)).shape == (3, 3, 8)
 
 
 def test_code_naive_softmax_nan(bank: QuestionBank) -> None:
@@ -418,3 +538,208 @@ def test_batch_norm_single_sample_raises() -> None:
 def test_fp16_eps_underflow() -> None:
     assert torch.tensor(1e-8).half().item() == 0.0
     assert torch.tensor(1e-6).half().item() > 0.0
+
+
+def test_layer_norm_backward_properties() -> None:
+    # ln-backward-properties and ln-backward-dx-formula, checked against autograd.
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(16, dtype=torch.float64, generator=gen) * 3 + 2
+    dy = torch.randn(16, dtype=torch.float64, generator=gen)
+    dx = _layer_norm_dx(x, dy)
+    sigma = torch.sqrt(x.var(unbiased=False) + 1e-5)
+    x_hat = (x - x.mean()) / sigma
+    formula = (dy - dy.mean() - x_hat * (dy * x_hat).mean()) / sigma
+    assert torch.allclose(dx, formula, atol=1e-12)
+    assert abs(dx.sum().item()) < 1e-12
+    assert abs((dx @ x_hat).item()) < 1e-4 * dx.norm().item()  # exactly 0 when eps = 0
+    assert torch.allclose(_layer_norm_dx(10 * x, dy), dx / 10, rtol=1e-4)
+    # dgamma sums dy * x_hat over every token.
+    xs = torch.randn(3, 5, 8, dtype=torch.float64, generator=gen)
+    ln = nn.LayerNorm(8, dtype=torch.float64)
+    dys = torch.randn(3, 5, 8, dtype=torch.float64, generator=gen)
+    ln(xs).backward(dys)
+    x_hats = F.layer_norm(xs, (8,))
+    assert ln.weight.grad is not None
+    assert torch.allclose(ln.weight.grad, (dys * x_hats).sum(dim=(0, 1)))
+
+
+def test_code_one_pass_variance_is_nan_on_offset_input(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "ln-one-pass-variance-code"))
+    x = 10000 + torch.tensor([[1.0, 2.0, 3.0, 4.0]])
+    naive = ns["layer_norm"](x)  # type: ignore[operator]
+    assert torch.isnan(naive).all()
+    assert torch.allclose(F.layer_norm(x, (4,)), F.layer_norm(x - 10000, (4,)), atol=1e-3)
+    y = torch.randn(4, 8)
+    assert torch.allclose(ns["layer_norm"](y), F.layer_norm(y, (8,)), atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("shape", "outcome"),
+    [
+        ((2, 3, 5), "error"),  # l != d: fails loudly
+        ((1, 4, 4), "silent"),  # b == 1 and l == d: right shape, wrong numbers
+        ((4, 4, 4), "silent"),  # b == l == d
+        ((3, 1, 4), "grows"),  # one token at a time, b > 1: broadcasts to (b, b, d)
+    ],
+)
+def test_mean_without_keepdim(shape: tuple[int, int, int], outcome: str) -> None:
+    # The claims of ln-mean-shape about (b, l, d) - (b, l).
+    x = torch.randn(*shape)
+    if outcome == "error":
+        with pytest.raises(RuntimeError):
+            x - x.mean(-1)
+        return
+    out = x - x.mean(-1)
+    if outcome == "silent":
+        assert out.shape == x.shape
+        assert not torch.allclose(out, x - x.mean(-1, keepdim=True))
+    else:
+        assert out.shape == (shape[0], shape[0], shape[2])
+
+
+def test_rms_norm_default_eps_is_machine_epsilon() -> None:
+    # rms-eps-none and rms-eps-none-value: eps=None means finfo(float32).eps, not 1e-5 or 1e-6.
+    x = torch.tensor([1e-3, 0, 0, 0])
+    default = nn.RMSNorm(4)(x)
+    assert nn.RMSNorm(4).eps is None
+    assert torch.allclose(default, F.rms_norm(x, (4,), eps=torch.finfo(torch.float32).eps))
+    assert default[0].item() == pytest.approx(1.6457, abs=1e-3)
+    assert F.rms_norm(x, (4,), eps=1e-6)[0].item() == pytest.approx(0.894, abs=1e-3)
+
+
+def test_rms_norm_backward_direction() -> None:
+    # rms-backward-direction: orthogonal to x, scales as 1/c, does not sum to zero.
+    gen = torch.Generator().manual_seed(1)
+    x = (torch.randn(16, dtype=torch.float64, generator=gen) + 1).requires_grad_()
+    dy = torch.randn(16, dtype=torch.float64, generator=gen)
+    (dx,) = torch.autograd.grad(F.rms_norm(x, (16,), eps=0.0), x, dy)
+    assert abs((dx @ x).item()) < 1e-10
+    assert abs(dx.sum().item()) > 1e-3
+    x2 = (2 * x.detach()).requires_grad_()
+    (dx2,) = torch.autograd.grad(F.rms_norm(x2, (16,), eps=0.0), x2, dy)
+    assert torch.allclose(dx2, dx / 2)
+    rms = x.detach().pow(2).mean().sqrt()
+    y = x.detach() / rms
+    assert torch.allclose(dx, (dy - y * (dy * y).mean()) / rms)
+
+
+def test_fold_matches_eval_mode_only() -> None:
+    # bn-fold-train-mode: folding reproduces eval mode; training mode uses batch statistics.
+    torch.manual_seed(0)
+    linear, bn = nn.Linear(4, 3), nn.BatchNorm1d(3)
+    model = nn.Sequential(linear, bn)
+    model.train()
+    for _ in range(20):
+        model(torch.randn(64, 4) * 2 + 1)
+    assert bn.running_var is not None and bn.running_mean is not None
+    s = (bn.weight / torch.sqrt(bn.running_var + bn.eps)).detach()
+    folded = nn.Linear(4, 3)
+    with torch.no_grad():
+        folded.weight.copy_(linear.weight * s[:, None])
+        folded.bias.copy_(s * (linear.bias - bn.running_mean) + bn.bias)
+    x = torch.randn(256, 4) * 2 + 1
+    model.eval()
+    assert torch.allclose(folded(x), model(x), atol=1e-5)
+    model.train()
+    assert not torch.allclose(folded(x), model(x), atol=1e-3)
+
+
+def test_group_norm_special_cases() -> None:
+    # bn-group-norm-axes: G = 1 is LayerNorm over (C, H, W), G = C is InstanceNorm.
+    x = torch.randn(2, 6, 5, 5)
+    assert torch.allclose(F.group_norm(x, 1), F.layer_norm(x, x.shape[1:]), atol=1e-5)
+    assert torch.allclose(F.group_norm(x, 6), F.instance_norm(x), atol=1e-5)
+
+
+def test_matched_swiglu_flops() -> None:
+    # ffn-matched-swiglu-facts: same weights and the same matmul FLOPs at width 8d/3.
+    d = 96
+    relu, swiglu = _ffn(d, 4 * d, bias=False), _SwiGLU(d, 8 * d // 3)
+    assert _params(relu) == _params(swiglu) == 8 * d * d
+
+    def run(m: _SwiGLU) -> torch.Tensor:
+        x = torch.randn(1, d)
+        return m.w2(F.silu(m.w1(x)) * m.w3(x))
+
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        run(swiglu)
+    assert counter.get_total_flops() == _forward_flops(relu, d) == 2 * 8 * d * d
+
+
+def test_gelu_approximation_errors() -> None:
+    # act-gelu-approximations: tanh form about 5e-4, sigmoid form about 2e-2.
+    x = torch.linspace(-8, 8, 160_001, dtype=torch.float64)
+    exact = F.gelu(x)
+    tanh_error = (exact - F.gelu(x, approximate="tanh")).abs().max().item()
+    sigmoid_error = (exact - x * torch.sigmoid(1.702 * x)).abs().max().item()
+    assert 3e-4 < tanh_error < 6e-4
+    assert 1.5e-2 < sigmoid_error < 2.5e-2
+
+
+def test_softmax_backward_formula() -> None:
+    # act-softmax-backward and act-softmax-properties.
+    gen = torch.Generator().manual_seed(2)
+    z = torch.randn(3, 5, dtype=torch.float64, generator=gen).requires_grad_()
+    g = torch.randn(3, 5, dtype=torch.float64, generator=gen)
+    s = torch.softmax(z, -1)
+    (dz,) = torch.autograd.grad(s, z, g)
+    s = s.detach()
+    assert torch.allclose(dz, s * (g - (g * s).sum(-1, keepdim=True)))
+    assert torch.allclose(dz.sum(-1), torch.zeros(3, dtype=torch.float64), atol=1e-12)
+    assert not torch.allclose(torch.softmax(2 * z, -1), s)
+    # act-log-softmax-backward: dz = g - softmax(z) * sum(g).
+    (dz_log,) = torch.autograd.grad(F.log_softmax(z, -1), z, g)
+    assert torch.allclose(dz_log, g - s * g.sum(-1, keepdim=True))
+    assert torch.softmax(z / 3, -1).max() < s.max()
+
+
+def test_code_log_of_softmax_underflows(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "act-log-of-softmax-code"))
+    logits = torch.tensor([0.0, -200.0])
+    assert torch.isinf(ns["nll"](logits, 1))  # type: ignore[operator]
+    assert -F.log_softmax(logits, -1)[1].item() == pytest.approx(200.0)
+
+
+def _saved_bytes(run: Callable[[], torch.Tensor]) -> int:
+    saved: list[int] = []
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        saved.append(t.numel() * t.element_size())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        run()
+    return sum(saved)
+
+
+def test_checkpointing_keeps_only_block_inputs() -> None:
+    # tr-checkpoint-peak-memory / tr-checkpoint-what-it-saves: forward keeps block inputs only.
+    torch.manual_seed(0)
+    blocks = [nn.Sequential(nn.Linear(64, 256), nn.GELU(), nn.Linear(256, 64)) for _ in range(6)]
+    x = torch.randn(32, 64, requires_grad=True)
+
+    def plain() -> torch.Tensor:
+        h = x
+        for b in blocks:
+            h = h + b(h)
+        return h
+
+    def checkpointed() -> torch.Tensor:
+        h = x
+        for b in blocks:
+            h = h + torch.utils.checkpoint.checkpoint(b, h, use_reentrant=False)
+        return h
+
+    full, kept = _saved_bytes(plain), _saved_bytes(checkpointed)
+    block_input = x.numel() * x.element_size()
+    assert kept == len(blocks) * block_input  # one input per block
+    assert full > 5 * kept
+    assert torch.allclose(plain(), checkpointed())
+
+
+def test_bfloat16_rounding() -> None:
+    # tr-bf16-eps and tr-bf16-vs-fp16.
+    assert (torch.tensor(256.0, dtype=torch.bfloat16) + 1).item() == 256.0
+    assert torch.finfo(torch.bfloat16).max > 1e38 and torch.finfo(torch.float16).max == 65504
+    assert torch.tensor(1e-8, dtype=torch.bfloat16).item() > 0

@@ -27,7 +27,7 @@ GOOD: dict[str, Any] = {
     "answer": 0,
     "explanation": "Each token is normalised over its own features.",
     "explanation_zh": "每个 token 在它自己的特征上归一化。",
-    "source": {"file": "000_e4e6a0ab7f589b41.txt", "section": "2.1 LayerNorm"},
+    "source": {"article": "FFN, Residual Addition, LN", "section": "2.1 LayerNorm"},
 }
 
 
@@ -116,14 +116,21 @@ def test_unknown_type(tmp_path: Path) -> None:
     assert "essay" in msg or "type" in msg
 
 
-def test_unknown_source_file(tmp_path: Path) -> None:
-    source = {"file": "999_nope.txt", "section": "2.1 LayerNorm"}
+def test_unknown_source_article(tmp_path: Path) -> None:
+    source = {"article": "No Such Article", "section": "2.1 LayerNorm"}
     msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=source)]})
-    assert "source.file" in msg and "999_nope.txt" in msg
+    assert "source.article" in msg and "No Such Article" in msg
+
+
+def test_source_by_file_name_is_refused(tmp_path: Path) -> None:
+    # The material's file names mean nothing to a learner; a citation gives the title.
+    source = {"file": "000_e4e6a0ab7f589b41.txt", "section": "2.1 LayerNorm"}
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=source)]})
+    assert "source.file" in msg and "source.article" in msg
 
 
 def test_unknown_section(tmp_path: Path) -> None:
-    source = {"file": "000_e4e6a0ab7f589b41.txt", "section": "9.9 Nowhere"}
+    source = {"article": "FFN, Residual Addition, LN", "section": "9.9 Nowhere"}
     msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=source)]})
     assert "source.section" in msg and "9.9 Nowhere" in msg
 

@@ -35,7 +35,7 @@ def test_answer_right_and_wrong(api: httpx.Client, bank: QuestionBank) -> None:
     body: dict[str, Any] = wrong.json()
     assert body["correct"] is False and body["correct_answer"] is False
     assert body["explanation"] == q.explanation_zh
-    assert body["source"] == {"file": q.source.file, "section": q.source.section}
+    assert body["source"] == {"article": q.source.article, "section": q.source.section}
 
 
 def test_numeric_answer_with_tolerance(api: httpx.Client) -> None:
