@@ -1,0 +1,13 @@
+# expect: failed mistake=normalised_over_whole_tensor
+import torch
+
+
+def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    e = torch.exp(x - x.amax(dim, keepdim=True))
+    return e / e.sum()
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    xf = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+    z = xf - xf.amax(dim, keepdim=True)
+    return (z - z.exp().sum(dim, keepdim=True).log()).to(x.dtype)

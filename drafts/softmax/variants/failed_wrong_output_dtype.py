@@ -1,0 +1,14 @@
+# expect: failed mistake=wrong_output_dtype
+import torch
+
+
+def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    xf = x.float()  # never cast back: bfloat16 in, float32 out
+    e = (xf - xf.amax(dim, keepdim=True)).exp()
+    return e / e.sum(dim, keepdim=True)
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    xf = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+    z = xf - xf.amax(dim, keepdim=True)
+    return (z - z.exp().sum(dim, keepdim=True).log()).to(x.dtype)

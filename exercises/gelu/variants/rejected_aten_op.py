@@ -1,0 +1,13 @@
+# expect: rejected
+
+import torch
+from torch import nn
+
+
+class GELU(nn.Module):
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.ops.aten.gelu.default(x, approximate=self.approximate)
