@@ -1,0 +1,235 @@
+"""Prove the norm drafts against PyTorch in-process: `.venv/bin/python drafts/check_norms.py`.
+
+For every exercise and several seeds: the worked solution and every correct alternative match
+the reference on every edge-case family (outputs, gradients, buffers); every known mistake
+differs on each family it claims to fail on; every wrong variant and the starter differ somewhere.
+"Match" is the grader's rule (api/grading/verdict.py): the error against a float64 truth stays
+within the dtype's tolerance plus eight times the error of PyTorch's own kernel at that dtype.
+Exits non-zero and prints what broke otherwise.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import torch
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+SEEDS = (0, 1, 2, 3, 4)
+TOLERANCES = {
+    torch.float32: (2e-4, 2e-5),
+    torch.float64: (1e-5, 2e-6),
+    torch.bfloat16: (3e-2, 2e-2),
+    torch.float16: (5e-3, 2e-3),
+}
+REFERENCE_ERROR_FACTOR = 8.0
+
+Trace = dict[str, torch.Tensor]
+
+
+def load(path: Path) -> ModuleType:
+    name = "draft_" + "_".join(path.relative_to(ROOT).with_suffix("").parts)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def mismatch(
+    actual: torch.Tensor, truth: torch.Tensor, native: torch.Tensor, dtype: torch.dtype
+) -> str | None:
+    """Why ``actual`` does not behave like the reference, or None (the grader's tolerance rule)."""
+    if actual.shape != truth.shape:
+        return f"shape {tuple(actual.shape)}, expected {tuple(truth.shape)}"
+    if not truth.is_floating_point():
+        return None if torch.equal(actual, truth) else f"{actual.tolist()} != {truth.tolist()}"
+    if actual.dtype != native.dtype:
+        return f"dtype {actual.dtype}, expected {native.dtype}"
+    a, t = actual.detach().double(), truth.detach().double()
+    if a.numel() == 0:
+        return None
+    rtol, atol = TOLERANCES[dtype]
+    t_abs = t.abs()
+    magnitude = max(float(t_abs.nan_to_num(nan=0.0, posinf=0.0).max()), 1e-12)
+    ref_err = float((native.detach().double() - t).abs().nan_to_num(nan=0.0, posinf=0.0).max())
+    allowed = (t_abs * rtol + atol * magnitude + REFERENCE_ERROR_FACTOR * ref_err).nan_to_num(
+        nan=torch.inf
+    )
+    same = (a == t) | (a.isnan() & t.isnan())
+    diff = (a - t).abs().masked_fill(same, 0.0).nan_to_num(nan=torch.inf)
+    if bool((diff > allowed).any()):
+        return f"max abs error {float(diff.max()):.3g} (allowed about {float(allowed.max()):.3g})"
+    return None
+
+
+def compare(actual: Trace | str, truth: Trace, native: Trace, dtype: torch.dtype) -> list[str]:
+    if isinstance(actual, str):
+        return [actual]
+    problems = []
+    for key, t in truth.items():
+        if key not in actual:
+            problems.append(f"{key}: missing")
+            continue
+        why = mismatch(actual[key], t, native[key], dtype)
+        if why:
+            problems.append(f"{key}: {why}")
+    return problems
+
+
+def run_safely(fn: Callable[[], Trace]) -> Trace | str:
+    try:
+        return fn()
+    except Exception as exc:  # a wrong variant may crash: that is a difference, not a failure here
+        return f"raised {type(exc).__name__}: {str(exc)[:120]}"
+
+
+# ---- modules run through scenarios (batch_norm_1d, mixed_precision_norm) ----
+
+
+def trace_module(
+    factory: Callable[..., torch.nn.Module], sc: Any, dtype: torch.dtype, seed: int
+) -> Trace:
+    """Run scenario ``sc`` with the module at ``dtype``; record everything the grader compares."""
+    gen = torch.Generator().manual_seed(seed)
+    module = factory(**sc.init_kwargs).to(getattr(sc, "param_dtype", None) or dtype)
+    if sc.state is not None:
+        module.load_state_dict(
+            {k: v.to(dtype) if v.is_floating_point() else v for k, v in sc.state.items()}
+        )
+    out: Trace = {}
+    for i, step in enumerate(sc.steps):
+        module.train(step.mode == "train")
+        x = step.x.to(dtype).detach().requires_grad_(step.backward)
+        y = module(x)
+        out[f"step {i} ({step.mode}) output"] = y.detach().clone()
+        if step.backward:
+            dy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(y.dtype)
+            y.backward(dy)
+            assert x.grad is not None
+            out[f"step {i} grad x"] = x.grad.clone()
+            for name, p in module.named_parameters():
+                if p.grad is not None:
+                    out[f"step {i} grad {name}"] = p.grad.clone()
+        for name, b in module.named_buffers():
+            out[f"step {i} buffer {name}"] = b.detach().clone()
+        with torch.no_grad():
+            for p in module.parameters():
+                if p.grad is not None and step.update_lr:
+                    p -= step.update_lr * p.grad
+                p.grad = None
+    return out
+
+
+def module_results(
+    ref: Callable[..., torch.nn.Module], make: Callable[[torch.Generator], list[Any]]
+) -> Callable[[Callable[..., Any], int], dict[str, list[str]]]:
+    """family -> problems for a candidate and a seed (no problems: behaves like the reference)."""
+    cache: dict[int, list[tuple[Any, Trace, Trace]]] = {}
+
+    def references(seed: int) -> list[tuple[Any, Trace, Trace]]:
+        if seed not in cache:
+            cache[seed] = []
+            for sc in make(torch.Generator().manual_seed(seed)):
+                native = trace_module(ref, sc, sc.dtype, seed)
+                truth = (
+                    native
+                    if sc.dtype == torch.float64
+                    else trace_module(ref, sc, torch.float64, seed)
+                )
+                cache[seed].append((sc, truth, native))
+        return cache[seed]
+
+    def results(factory: Callable[..., Any], seed: int) -> dict[str, list[str]]:
+        out = {}
+        for sc, truth, native in references(seed):
+            actual = run_safely(lambda sc=sc: trace_module(factory, sc, sc.dtype, seed))
+            out[sc.family] = compare(actual, truth, native, sc.dtype)
+        return out
+
+    return results
+
+
+# ---- the harness for every exercise ----
+
+
+class Report:
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.checked = 0
+
+    def expect(self, ok: bool, what: str) -> None:
+        self.checked += 1
+        if not ok:
+            self.failures.append(what)
+
+
+def check_exercise(
+    report: Report,
+    slug: str,
+    results: Callable[[Callable[..., Any], int], dict[str, list[str]]],
+    class_name: str,
+) -> None:
+    folder = ROOT / slug
+    mistakes = load(folder / "mistakes.py").MISTAKES
+    correct = sorted((folder / "variants").glob("correct_*.py"))
+    wrong = sorted((folder / "variants").glob("wrong_*.py"))
+    for seed in SEEDS:
+        for path in [folder / "solution.py", *correct]:
+            res = results(getattr(load(path), class_name), seed)
+            for family, problems in res.items():
+                report.expect(
+                    not problems, f"{slug} seed {seed}: {path.name} on {family}: {problems}"
+                )
+        for m in mistakes:
+            res = results(m.build, seed)
+            if seed == SEEDS[0]:
+                print(f"  mistake {m.name}: differs on {sorted(f for f, p in res.items() if p)}")
+            for family in m.fails_on:
+                report.expect(
+                    bool(res.get(family)), f"{slug} seed {seed}: mistake {m.name} passes {family}"
+                )
+        for path in [folder / "starter.py", *wrong]:
+            res = results(getattr(load(path), class_name), seed)
+            if seed == SEEDS[0]:
+                print(f"  {path.name}: differs on {sorted(f for f, p in res.items() if p)}")
+            report.expect(
+                any(res.values()), f"{slug} seed {seed}: {path.name} behaves like the reference"
+            )
+    print(
+        f"{slug}: solution + {len(correct)} correct alternatives, {len(mistakes)} mistakes, "
+        f"{len(wrong)} wrong variants + starter, {len(SEEDS)} seeds"
+    )
+
+
+def batch_norm_1d(report: Report) -> None:
+    ref = load(ROOT / "batch_norm_1d" / "reference.py")
+    results = module_results(ref.reference, ref.make_scenarios)
+    check_exercise(report, "batch_norm_1d", results, "BatchNorm1d")
+
+
+EXERCISES: dict[str, Callable[[Report], None]] = {"batch_norm_1d": batch_norm_1d}
+
+
+def main(argv: list[str]) -> int:
+    report = Report()
+    for slug, check in EXERCISES.items():
+        if len(argv) > 1 and slug not in argv[1:]:
+            continue
+        check(report)
+    for failure in report.failures:
+        print("FAIL", failure)
+    print(f"{report.checked} checks, {len(report.failures)} failed")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
