@@ -158,6 +158,85 @@ def module_results(
     return results
 
 
+# ---- custom autograd Functions with a hand-written backward ----
+
+
+def trace_function(
+    apply: Callable[..., torch.Tensor], case: Any, dtype: torch.dtype, seed: int, custom: bool
+) -> Trace:
+    """One forward and backward through ``apply``; for a learner's Function (``custom``) also
+    that its own backward is the one autograd uses, and that it returns input-shaped gradients."""
+    gen = torch.Generator().manual_seed(seed)
+    inputs = [case.x, case.weight] + ([case.bias] if case.bias is not None else [])
+    leaves = [t.to(dtype).detach().requires_grad_(True) for t in inputs]
+    y = apply(*leaves, case.eps)
+    dy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(y.dtype)
+    out: Trace = {"output": y.detach().clone()}
+    if custom:
+        node = y.grad_fn
+        used = node is not None and getattr(node, "_forward_cls", None) is getattr(
+            apply, "__self__", None
+        )
+        raw = node.apply(dy) if used and node is not None else ()
+        shaped = (
+            len(raw) == len(leaves) + 1
+            and all(g is not None and g.shape == t.shape for g, t in zip(raw, leaves, strict=False))
+            and raw[-1] is None
+        )
+    else:
+        used = shaped = True
+    out["its own backward is used"] = torch.tensor(used)
+    out["backward returns input-shaped gradients (None for eps)"] = torch.tensor(shaped)
+    y.backward(dy)
+    for name, leaf in zip(("x", "weight", "bias"), leaves, strict=False):
+        assert leaf.grad is not None
+        out[f"grad {name}"] = leaf.grad.clone()
+    return out
+
+
+def function_results(
+    ref: Callable[..., torch.Tensor], make: Callable[[torch.Generator], list[Any]]
+) -> Callable[[Any, int], dict[str, list[str]]]:
+    cache: dict[int, list[tuple[Any, Trace, Trace]]] = {}
+
+    def references(seed: int) -> list[tuple[Any, Trace, Trace]]:
+        if seed not in cache:
+            cache[seed] = []
+            for case in make(torch.Generator().manual_seed(seed)):
+                native = trace_function(ref, case, case.dtype, seed, custom=False)
+                truth = (
+                    native
+                    if case.dtype == torch.float64
+                    else trace_function(ref, case, torch.float64, seed, custom=False)
+                )
+                cache[seed].append((case, truth, native))
+        return cache[seed]
+
+    def results(fn: Any, seed: int) -> dict[str, list[str]]:
+        out = {}
+        for case, truth, native in references(seed):
+            actual = run_safely(
+                lambda case=case: trace_function(fn.apply, case, case.dtype, seed, custom=True)
+            )
+            out[case.family] = compare(actual, truth, native, case.dtype)
+        return out
+
+    return results
+
+
+def gradcheck(
+    report: Report, slug: str, fn: Any, make: Callable[[torch.Generator], list[Any]]
+) -> None:
+    """The worked solution's backward is its forward's derivative (finite differences, float64)."""
+    for case in make(torch.Generator().manual_seed(0))[:4]:
+        inputs = [case.x, case.weight] + ([case.bias] if case.bias is not None else [])
+        leaves = [t.double().detach().requires_grad_(True) for t in inputs]
+        ok = torch.autograd.gradcheck(
+            lambda *a, eps=case.eps: fn.apply(*a, eps), tuple(leaves), raise_exception=False
+        )
+        report.expect(ok, f"{slug}: gradcheck of the solution on {case.family}")
+
+
 # ---- the harness for every exercise ----
 
 
@@ -192,7 +271,9 @@ def check_exercise(
         for m in mistakes:
             res = results(m.build, seed)
             if seed == SEEDS[0]:
-                print(f"  mistake {m.name}: differs on {sorted(f for f, p in res.items() if p)}")
+                bad = sorted(f for f, p in res.items() if p)
+                first = res[bad[0]][0] if bad else ""
+                print(f"  mistake {m.name}: differs on {bad}; e.g. {first}")
             for family in m.fails_on:
                 report.expect(
                     bool(res.get(family)), f"{slug} seed {seed}: mistake {m.name} passes {family}"
@@ -200,7 +281,9 @@ def check_exercise(
         for path in [folder / "starter.py", *wrong]:
             res = results(getattr(load(path), class_name), seed)
             if seed == SEEDS[0]:
-                print(f"  {path.name}: differs on {sorted(f for f, p in res.items() if p)}")
+                bad = sorted(f for f, p in res.items() if p)
+                first = res[bad[0]][0] if bad else ""
+                print(f"  {path.name}: differs on {bad}; e.g. {first}")
             report.expect(
                 any(res.values()), f"{slug} seed {seed}: {path.name} behaves like the reference"
             )
@@ -216,7 +299,23 @@ def batch_norm_1d(report: Report) -> None:
     check_exercise(report, "batch_norm_1d", results, "BatchNorm1d")
 
 
-EXERCISES: dict[str, Callable[[Report], None]] = {"batch_norm_1d": batch_norm_1d}
+def layer_norm_backward(report: Report) -> None:
+    folder = ROOT / "layer_norm_backward"
+    ref = load(folder / "reference.py")
+    gradcheck(
+        report,
+        "layer_norm_backward",
+        load(folder / "solution.py").LayerNormFunction,
+        ref.make_cases,
+    )
+    results = function_results(ref.reference, ref.make_cases)
+    check_exercise(report, "layer_norm_backward", results, "LayerNormFunction")
+
+
+EXERCISES: dict[str, Callable[[Report], None]] = {
+    "batch_norm_1d": batch_norm_1d,
+    "layer_norm_backward": layer_norm_backward,
+}
 
 
 def main(argv: list[str]) -> int:
