@@ -77,5 +77,6 @@ def make_fn_cases(gen: torch.Generator, *, bias: bool, default_eps: float) -> li
     )
     x = randn(ri(3, 6), ri(4, 12))
     x[0] = 0.75  # a constant row: variance 0, x_hat 0 in LayerNorm
-    add("constant_row", "one row constant", x)
+    x[1] = 0.0  # an all-zero row: only eps keeps RMSNorm's statistic off zero
+    add("constant_row", "a constant row and an all-zero row", x)
     return out

@@ -312,9 +312,19 @@ def layer_norm_backward(report: Report) -> None:
     check_exercise(report, "layer_norm_backward", results, "LayerNormFunction")
 
 
+def rms_norm_backward(report: Report) -> None:
+    folder = ROOT / "rms_norm_backward"
+    ref = load(folder / "reference.py")
+    solution = load(folder / "solution.py").RMSNormFunction
+    gradcheck(report, "rms_norm_backward", solution, ref.make_cases)
+    results = function_results(ref.reference, ref.make_cases)
+    check_exercise(report, "rms_norm_backward", results, "RMSNormFunction")
+
+
 EXERCISES: dict[str, Callable[[Report], None]] = {
     "batch_norm_1d": batch_norm_1d,
     "layer_norm_backward": layer_norm_backward,
+    "rms_norm_backward": rms_norm_backward,
 }
 
 
