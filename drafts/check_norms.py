@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -129,7 +130,7 @@ def trace_module(
         with torch.no_grad():
             for p in module.parameters():
                 if p.grad is not None and step.update_lr:
-                    p -= step.update_lr * p.grad
+                    p.sub_(step.update_lr * p.grad)
                 p.grad = None
     return out
 
@@ -156,7 +157,7 @@ def module_results(
     def results(factory: Callable[..., Any], seed: int) -> dict[str, list[str]]:
         out = {}
         for sc, truth, native in references(seed):
-            actual = run_safely(lambda sc=sc: trace_module(factory, sc, sc.dtype, seed))
+            actual = run_safely(partial(trace_module, factory, sc, sc.dtype, seed))
             out[sc.family] = compare(actual, truth, native, sc.dtype)
         return out
 
@@ -178,11 +179,13 @@ def trace_function(
     dy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(y.dtype)
     out: Trace = {"output": y.detach().clone()}
     if custom:
-        node = y.grad_fn
+        node: Any = y.grad_fn
         used = node is not None and getattr(node, "_forward_cls", None) is getattr(
             apply, "__self__", None
         )
-        raw = node.apply(dy) if used and node is not None else ()
+        # The node's apply calls the Function's backward directly: the gradients exactly as
+        # returned, before autograd reduces a broadcastable one to its input's shape.
+        raw: tuple[Any, ...] = tuple(node.apply(dy)) if used else ()
         shaped = (
             len(raw) == len(leaves) + 1
             and all(g is not None and g.shape == t.shape for g, t in zip(raw, leaves, strict=False))
@@ -192,7 +195,7 @@ def trace_function(
         used = shaped = True
     out["its own backward is used"] = torch.tensor(used)
     out["backward returns input-shaped gradients (None for eps)"] = torch.tensor(shaped)
-    y.backward(dy)
+    torch.autograd.backward(y, dy)
     for name, leaf in zip(("x", "weight", "bias"), leaves, strict=False):
         assert leaf.grad is not None
         out[f"grad {name}"] = leaf.grad.clone()
@@ -220,9 +223,7 @@ def function_results(
     def results(fn: Any, seed: int) -> dict[str, list[str]]:
         out = {}
         for case, truth, native in references(seed):
-            actual = run_safely(
-                lambda case=case: trace_function(fn.apply, case, case.dtype, seed, custom=True)
-            )
+            actual = run_safely(partial(trace_function, fn.apply, case, case.dtype, seed, True))
             out[case.family] = compare(actual, truth, native, case.dtype)
         return out
 

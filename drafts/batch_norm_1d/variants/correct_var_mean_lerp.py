@@ -7,6 +7,10 @@ from torch import nn
 
 
 class BatchNorm1d(nn.Module):
+    running_mean: torch.Tensor
+    running_var: torch.Tensor
+    num_batches_tracked: torch.Tensor
+
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1) -> None:
         super().__init__()
         self.eps, self.momentum = eps, momentum
