@@ -168,21 +168,20 @@ def module_results(
 
 
 def trace_function(
-    apply: Callable[..., torch.Tensor], case: Any, dtype: torch.dtype, seed: int, custom: bool
+    apply: Callable[..., torch.Tensor], case: Any, dtype: torch.dtype, seed: int, owner: Any
 ) -> Trace:
-    """One forward and backward through ``apply``; for a learner's Function (``custom``) also
-    that its own backward is the one autograd uses, and that it returns input-shaped gradients."""
+    """One forward and backward through ``apply``; for a learner's Function (``owner``, None for
+    the reference) also that its own backward is the one autograd uses, and that it returns
+    input-shaped gradients."""
     gen = torch.Generator().manual_seed(seed)
     inputs = [case.x, case.weight] + ([case.bias] if case.bias is not None else [])
     leaves = [t.to(dtype).detach().requires_grad_(True) for t in inputs]
     y = apply(*leaves, case.eps)
     dy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(y.dtype)
     out: Trace = {"output": y.detach().clone()}
-    if custom:
+    if owner is not None:
         node: Any = y.grad_fn
-        used = node is not None and getattr(node, "_forward_cls", None) is getattr(
-            apply, "__self__", None
-        )
+        used = node is not None and getattr(node, "_forward_cls", None) is owner
         # The node's apply calls the Function's backward directly: the gradients exactly as
         # returned, before autograd reduces a broadcastable one to its input's shape.
         raw: tuple[Any, ...] = tuple(node.apply(dy)) if used else ()
@@ -211,11 +210,11 @@ def function_results(
         if seed not in cache:
             cache[seed] = []
             for case in make(torch.Generator().manual_seed(seed)):
-                native = trace_function(ref, case, case.dtype, seed, custom=False)
+                native = trace_function(ref, case, case.dtype, seed, None)
                 truth = (
                     native
                     if case.dtype == torch.float64
-                    else trace_function(ref, case, torch.float64, seed, custom=False)
+                    else trace_function(ref, case, torch.float64, seed, None)
                 )
                 cache[seed].append((case, truth, native))
         return cache[seed]
@@ -223,7 +222,7 @@ def function_results(
     def results(fn: Any, seed: int) -> dict[str, list[str]]:
         out = {}
         for case, truth, native in references(seed):
-            actual = run_safely(partial(trace_function, fn.apply, case, case.dtype, seed, True))
+            actual = run_safely(partial(trace_function, fn.apply, case, case.dtype, seed, fn))
             out[case.family] = compare(actual, truth, native, case.dtype)
         return out
 
