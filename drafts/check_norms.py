@@ -88,6 +88,13 @@ def compare(actual: Trace | str, truth: Trace, native: Trace, dtype: torch.dtype
     return problems
 
 
+def differences(actual: Trace | str, other: Trace | str, dtype: torch.dtype) -> list[str]:
+    """How two candidates (two known mistakes) differ: both raising counts as alike."""
+    if isinstance(other, str):
+        return [] if isinstance(actual, str) else [f"the other {other}"]
+    return compare(actual, other, other, dtype)
+
+
 def run_safely(fn: Callable[[], Trace]) -> Trace | str:
     try:
         return fn()
@@ -154,11 +161,17 @@ def module_results(
                 cache[seed].append((sc, truth, native))
         return cache[seed]
 
-    def results(factory: Callable[..., Any], seed: int) -> dict[str, list[str]]:
+    def results(
+        factory: Callable[..., Any], seed: int, against: Any = None
+    ) -> dict[str, list[str]]:
         out = {}
         for sc, truth, native in references(seed):
             actual = run_safely(partial(trace_module, factory, sc, sc.dtype, seed))
-            out[sc.family] = compare(actual, truth, native, sc.dtype)
+            if against is not None:
+                other = run_safely(partial(trace_module, against, sc, sc.dtype, seed))
+                out[sc.family] = differences(actual, other, sc.dtype)
+            else:
+                out[sc.family] = compare(actual, truth, native, sc.dtype)
         return out
 
     return results
@@ -219,11 +232,17 @@ def function_results(
                 cache[seed].append((case, truth, native))
         return cache[seed]
 
-    def results(fn: Any, seed: int) -> dict[str, list[str]]:
+    def results(fn: Any, seed: int, against: Any = None) -> dict[str, list[str]]:
         out = {}
         for case, truth, native in references(seed):
             actual = run_safely(partial(trace_function, fn.apply, case, case.dtype, seed, fn))
-            out[case.family] = compare(actual, truth, native, case.dtype)
+            if against is not None:
+                other = run_safely(
+                    partial(trace_function, against.apply, case, case.dtype, seed, against)
+                )
+                out[case.family] = differences(actual, other, case.dtype)
+            else:
+                out[case.family] = compare(actual, truth, native, case.dtype)
         return out
 
     return results
@@ -259,13 +278,18 @@ class Report:
 def check_exercise(
     report: Report,
     slug: str,
-    results: Callable[[Callable[..., Any], int], dict[str, list[str]]],
+    results: Callable[..., dict[str, list[str]]],
     class_name: str,
 ) -> None:
     folder = ROOT / slug
     mistakes = load(folder / "mistakes.py").MISTAKES
     correct = sorted((folder / "variants").glob("correct_*.py"))
     wrong = sorted((folder / "variants").glob("wrong_*.py"))
+    # Each mistake must be told apart from every other, or the grader cannot name it.
+    for i, a in enumerate(mistakes):
+        for b in mistakes[i + 1 :]:
+            res = results(a.build, SEEDS[0], against=b.build)
+            report.expect(any(res.values()), f"{slug}: mistakes {a.name} and {b.name} behave alike")
     for seed in SEEDS:
         for path in [folder / "solution.py", *correct]:
             res = results(getattr(load(path), class_name), seed)
