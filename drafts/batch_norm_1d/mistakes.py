@@ -165,16 +165,17 @@ MISTAKES = (
             "PyTorch's convention momentum is the weight of the new observation: "
             "running = (1 - momentum) * running + momentum * batch, so the default 0.1 keeps 90% "
             "of the history. Written the other way, each batch overwrites 90% of the estimate "
-            "and eval mode ends up normalising with the last batch's statistics. (Keras and the "
-            "original paper's moving average use the opposite convention, which is where the "
-            "confusion comes from.)"
+            "and eval mode ends up normalising with the last batch's statistics. (Keras's "
+            "BatchNormalization uses the opposite convention, momentum=0.99 for the old "
+            "estimate, which is where the confusion comes from.)"
         ),
         title_zh="momentum 用反了",
         explanation_zh=(
             "你让旧估计保留 momentum 的权重，新批次只占 1 - momentum。PyTorch 的约定是 momentum "
             "表示新观测的权重：running = (1 - momentum) * running + momentum * batch，默认 0.1 "
             "意味着保留 90% 的历史。反过来写，每个批次都会覆盖掉 90% 的估计，eval 时实际上用的是"
-            "最后一批的统计量。（Keras 和一些教材的滑动平均采用相反的约定，混淆多半由此而来。）"
+            "最后一批的统计量。（Keras 的 BatchNormalization 采用相反的约定，"
+            "momentum=0.99 是旧估计的权重，混淆多半由此而来。）"
         ),
         build=MomentumReversed,
         fails_on=("train_then_eval_2d", "momentum_eps"),
