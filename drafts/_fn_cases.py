@@ -58,6 +58,7 @@ def make_fn_cases(gen: torch.Generator, *, bias: bool, default_eps: float) -> li
     add("leading_3d", "(B, T, D)", randn(ri(2, 4), ri(2, 5), ri(4, 12)))
     add("leading_4d", "(B, H, T, D)", randn(2, ri(2, 3), ri(2, 4), ri(3, 9)))
     add("single_row_3d", "(1, 1, D): a leading batch of 1", randn(1, 1, ri(5, 33)))
+    add("vector_1d", "(D,): no leading dim at all", randn(ri(5, 40)))
     # Inputs whose mean square is comparable to eps: where eps sits in the statistic shows.
     add(
         "tiny_inputs",

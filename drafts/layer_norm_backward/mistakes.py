@@ -29,8 +29,8 @@ class _RightForward(torch.autograd.Function):
 
 
 def _param_grads(dy: torch.Tensor, x_hat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    lead = tuple(range(dy.dim() - 1))
-    return (dy * x_hat).sum(lead), dy.sum(lead)
+    d = dy.shape[-1]
+    return (dy * x_hat).reshape(-1, d).sum(0), dy.reshape(-1, d).sum(0)
 
 
 class MeanTermsDropped(_RightForward):

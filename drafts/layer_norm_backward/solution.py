@@ -30,10 +30,11 @@ class LayerNormFunction(torch.autograd.Function):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, None]:
         x_hat, rstd, weight = ctx.saved_tensors
         # Parameters are shared by every row: their gradients sum over all leading dims, so
-        # they come back shaped (D,) like the parameters.
-        lead = tuple(range(dy.dim() - 1))
-        dweight = (dy * x_hat).sum(lead)  # (D,)
-        dbias = dy.sum(lead)  # (D,)
+        # they come back shaped (D,) like the parameters. Flattened to (rows, D) first:
+        # .sum(()) over an empty tuple of dims would sum everything for a 1-D input.
+        d = dy.shape[-1]
+        dweight = (dy * x_hat).reshape(-1, d).sum(0)  # (D,)
+        dbias = dy.reshape(-1, d).sum(0)  # (D,)
         g = dy * weight  # gradient with respect to x_hat, (..., D)
         # x_hat = (x - mean) * rstd depends on x three ways: directly, through the mean and
         # through the variance. The two mean terms remove what the mean path and the variance

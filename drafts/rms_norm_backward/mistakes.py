@@ -21,7 +21,7 @@ class _RightForward(torch.autograd.Function):
 
 
 def _dweight(dy: torch.Tensor, x_hat: torch.Tensor) -> torch.Tensor:
-    return (dy * x_hat).sum(tuple(range(dy.dim() - 1)))
+    return (dy * x_hat).reshape(-1, dy.shape[-1]).sum(0)
 
 
 class ProjectionTermDropped(_RightForward):

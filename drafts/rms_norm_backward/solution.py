@@ -20,8 +20,9 @@ class RMSNormFunction(torch.autograd.Function):
     @staticmethod
     def backward(ctx: Any, dy: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, None]:
         x_hat, rstd, weight = ctx.saved_tensors
-        lead = tuple(range(dy.dim() - 1))
-        dweight = (dy * x_hat).sum(lead)  # (D,): weight is shared by every row
+        # (D,): weight is shared by every row of every leading dim. Flattened first: .sum(())
+        # over an empty tuple of dims would sum everything for a 1-D input.
+        dweight = (dy * x_hat).reshape(-1, dy.shape[-1]).sum(0)
         g = dy * weight  # gradient with respect to x_hat, (..., D)
         # x reaches x_hat directly and through the mean square. Only one correction term: with
         # no mean subtracted, shifting the row does change the output, so dx need not sum to

@@ -24,7 +24,7 @@ class LayerNormFunction(torch.autograd.Function):
         ctx: Any, dy: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, None]:
         x_hat, rstd, weight = ctx.saved_tensors
-        lead = tuple(range(dy.dim() - 1))
+        d = dy.shape[-1]
         g = dy * weight
         dx = rstd * (g - g.mean(-1, keepdim=True) - x_hat * (g * x_hat).mean(-1, keepdim=True))
-        return dx, (dy * x_hat).mean(lead), dy.mean(lead), None
+        return dx, (dy * x_hat).reshape(-1, d).mean(0), dy.reshape(-1, d).mean(0), None

@@ -25,11 +25,11 @@ class LayerNormFunction(torch.autograd.Function):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, None]:
         x_hat, std, weight = ctx.saved_tensors
         n = x_hat.shape[-1]
-        lead = tuple(range(dy.dim() - 1))
+        d = dy.shape[-1]
         g = dy * weight
         # Its own exact derivative: x_hat = (x - mean) / (s + eps), s the unbiased std, whose
         # derivative is (x - mean) / ((n - 1) s). Consistent, and still not LayerNorm's.
         r = 1 / (std + ctx.eps)
         gx = (g * x_hat).sum(-1, keepdim=True)
         dx = r * (g - g.mean(-1, keepdim=True)) - x_hat * gx / ((n - 1) * std.clamp_min(1e-30))
-        return dx, (dy * x_hat).sum(lead), dy.sum(lead), None
+        return dx, (dy * x_hat).reshape(-1, d).sum(0), dy.reshape(-1, d).sum(0), None
