@@ -58,3 +58,22 @@ class Mistake:
     title_zh: str
     explanation_zh: str
     build: Callable[..., object] | Mapping[str, Callable[..., torch.Tensor]]
+
+
+@dataclass(frozen=True)
+class DraftMistake:
+    """A wrong implementation learners write, with the text that names it in both languages (the
+    norm drafts' shape).
+
+    ``build`` follows the exercise's contract (same constructor, same parameters and buffers, or
+    for a custom autograd Function the same ``apply`` signature), so it runs where the solution
+    runs. ``fails_on`` names the edge-case families on which it must differ from the reference.
+    """
+
+    name: str
+    title: str
+    explanation: str
+    title_zh: str
+    explanation_zh: str
+    build: Callable[..., object]
+    fails_on: tuple[str, ...] = ()
