@@ -16,7 +16,7 @@
 # %% [markdown]
 # # GELU from scratch
 #
-# **difficulty:** easy
+# **topic:** activations · **difficulty:** easy
 #
 # GELU is the activation of BERT, GPT-2 and ViT feed-forward blocks. Where ReLU keeps a positive
 # input and zeroes a negative one, GELU scales every input by how likely it is to be "kept":
