@@ -25,7 +25,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 # (rtol, atol relative to the reference's largest magnitude)
-TOLERANCE = {
+Tolerance = Mapping[torch.dtype, tuple[float, float]]
+TOLERANCE: Tolerance = {
     torch.float64: (1e-9, 1e-11),
     torch.float32: (2e-5, 2e-6),
     torch.bfloat16: (2e-2, 1e-2),
@@ -50,7 +51,9 @@ class ModuleCase:
     state: Mapping[str, torch.Tensor] | None
     steps: Sequence[Step]
     seed: int = 0
-    extra_args: Sequence[Callable[[], Any]] = field(default_factory=tuple)
+    # Parameters whose initial value is part of the contract (norm weights of ones), checked
+    # right after construction, before `state` is loaded.
+    defaults: Mapping[str, torch.Tensor] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,10 @@ def run_module(build: Callable[..., Any], case: ModuleCase) -> list[Record] | st
         module: nn.Module = build(**case.init_kwargs)
         # As a model is cast before float64 or half-precision use; a float32 input meets the
         # module as built, so float64 parameters show up in the output's dtype.
+        own = dict(module.named_parameters())
+        for pname, value in case.defaults.items():
+            if pname not in own or not torch.equal(own[pname].detach(), value):
+                return f"build: {pname} is not initialised to the contract's default"
         dtype = case.steps[0].x.dtype
         if dtype != torch.float32:
             module.to(dtype)
@@ -122,7 +129,9 @@ def run_module(build: Callable[..., Any], case: ModuleCase) -> list[Record] | st
     return records
 
 
-def close(a: torch.Tensor | None, b: torch.Tensor | None) -> str | None:
+def close(
+    a: torch.Tensor | None, b: torch.Tensor | None, tolerance: Tolerance = TOLERANCE
+) -> str | None:
     """None when `a` (candidate) matches `b` (reference), else why not."""
     if a is None or b is None:
         return None if a is None and b is None else "gradient missing"
@@ -130,7 +139,7 @@ def close(a: torch.Tensor | None, b: torch.Tensor | None) -> str | None:
         return f"shape {tuple(a.shape)} != {tuple(b.shape)}"
     if a.dtype != b.dtype:
         return f"dtype {a.dtype} != {b.dtype}"
-    rtol, atol = TOLERANCE[b.dtype]
+    rtol, atol = tolerance[b.dtype]
     ref = b.double()
     scale = max(1.0, float(ref.abs().max())) if ref.numel() else 1.0
     err = (a.double() - ref).abs()
@@ -142,7 +151,9 @@ def close(a: torch.Tensor | None, b: torch.Tensor | None) -> str | None:
     return None
 
 
-def compare(cand: list[Record] | str, ref: list[Record] | str) -> str | None:
+def compare(
+    cand: list[Record] | str, ref: list[Record] | str, tolerance: Tolerance = TOLERANCE
+) -> str | None:
     if isinstance(ref, str):
         raise AssertionError(f"the reference itself failed: {ref}")
     if isinstance(cand, str):
@@ -151,12 +162,12 @@ def compare(cand: list[Record] | str, ref: list[Record] | str) -> str | None:
         if len(c["out"]) != len(r["out"]):
             return f"step {i}: {len(c['out'])} outputs, expected {len(r['out'])}"
         for j, (co, ro) in enumerate(zip(c["out"], r["out"], strict=True)):
-            why = close(co, ro)
+            why = close(co, ro, tolerance)
             if why:
                 return f"step {i} output {j}: {why}"
         for key in r:
             if key.endswith(".grad"):
-                why = close(c.get(key), r[key])
+                why = close(c.get(key), r[key], tolerance)
                 if why:
                     return f"step {i} {key}: {why}"
         if c["mutated"]:
@@ -185,6 +196,7 @@ def verdict(
     build: Callable[..., Any],
     reference: Callable[..., Any],
     cases: Sequence[ModuleCase | RaisesCase],
+    tolerance: Tolerance = TOLERANCE,
 ) -> list[tuple[str, str]]:
     """The cases on which `build` differs from `reference`, with the reason."""
     failures: list[tuple[str, str]] = []
@@ -200,7 +212,7 @@ def verdict(
             if shapes != param_shapes(reference, case.init_kwargs):
                 why = f"parameters {shapes}"
             else:
-                why = compare(run_module(build, case), run_module(reference, case))
+                why = compare(run_module(build, case), run_module(reference, case), tolerance)
         if why:
             failures.append((case.name, why))
     return failures
@@ -224,3 +236,55 @@ class Report:
         first = f"{failures[0][0]}: {failures[0][1]}" if failures else "-"
         mark = "ok " if failures else "BAD"
         print(f"  {mark} differs : {label} ({len(failures)} cases; {first})")
+
+
+@dataclass(frozen=True)
+class FunctionCase:
+    """A function exercise: call fn(*inputs, **kwargs), then backward from `grads` if given."""
+
+    name: str
+    inputs: Sequence[torch.Tensor]
+    kwargs: Mapping[str, Any]
+    grads: Sequence[torch.Tensor] | None = None  # one upstream gradient per output
+
+
+def run_function(fn: Callable[..., Any], case: FunctionCase) -> list[Record] | str:
+    backward = case.grads is not None
+    leaves = [t.detach().clone().requires_grad_(backward) for t in case.inputs]
+    before = [t.detach().clone() for t in leaves]
+    try:
+        if backward:
+            out = fn(*leaves, **case.kwargs)
+        else:
+            with torch.no_grad():
+                out = fn(*leaves, **case.kwargs)
+        outs = out if isinstance(out, tuple) else (out,)
+        rec: Record = {"out": [o.detach().clone() for o in outs]}
+        if case.grads is not None:
+            if len(outs) != len(case.grads):
+                return f"{len(outs)} outputs, expected {len(case.grads)}"
+            pairs = [(o, g) for o, g in zip(outs, case.grads, strict=True) if o.requires_grad]
+            if pairs:
+                torch.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+            for i, leaf in enumerate(leaves):
+                rec[f"input{i}.grad"] = None if leaf.grad is None else leaf.grad.clone()
+        rec["mutated"] = any(
+            not torch.equal(b, t.detach()) for b, t in zip(before, leaves, strict=True)
+        )
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return [rec]
+
+
+def function_verdict(
+    fn: Callable[..., Any],
+    reference: Callable[..., Any],
+    cases: Sequence[FunctionCase],
+    tolerance: Tolerance = TOLERANCE,
+) -> list[tuple[str, str]]:
+    failures: list[tuple[str, str]] = []
+    for case in cases:
+        why = compare(run_function(fn, case), run_function(reference, case), tolerance)
+        if why:
+            failures.append((case.name, why))
+    return failures

@@ -1,4 +1,4 @@
-"""Prove the ffn drafts against PyTorch in-process: `.venv/bin/python drafts/check_ffn.py [seed]`.
+"""Prove the ffn drafts against PyTorch in-process: `python drafts/check_ffn.py [--seed N] [slug]`.
 
 For each exercise: the worked solution and every correct alternative match the reference on the
 edge cases (outputs, input and parameter gradients, over train/eval steps with parameter
@@ -18,10 +18,14 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from drafts._scenario import (
+    TOLERANCE,
+    FunctionCase,
     ModuleCase,
     RaisesCase,
     Report,
     Step,
+    Tolerance,
+    function_verdict,
     load_class,
     verdict,
 )
@@ -48,14 +52,21 @@ def steps_for(
     offset: float = 0.0,
     transpose: bool = False,
     out_shape: tuple[int, ...] | None = None,
+    inference: bool = False,
 ) -> list[Step]:
-    """One step per mode: backward and a parameter update after each, a fresh input each time."""
+    """One step per mode: backward and a parameter update after each, a fresh input each time.
+
+    With `inference`, eval steps run forward-only under no_grad, as a model serving requests.
+    """
     steps = []
     for train in modes:
         stored = (*shape[:-2], shape[-1], shape[-2]) if transpose else shape
         x = torch.randn(stored, generator=gen, dtype=dtype) * scale + offset
         g = torch.randn(out_shape or shape, generator=gen, dtype=dtype)
-        steps.append(Step(x=x, train=train, grad=g, update=True, transpose=transpose))
+        if inference and not train:
+            steps.append(Step(x=x, train=False, grad=None, transpose=transpose))
+        else:
+            steps.append(Step(x=x, train=train, grad=g, update=True, transpose=transpose))
     return steps
 
 
@@ -110,6 +121,164 @@ def feed_forward_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
     return cases
 
 
+# ---------------------------------------------------------------------------- glu_ffn
+
+
+def glu_ffn_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
+    cases: list[ModuleCase | RaisesCase] = []
+
+    def add(
+        name: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        init: dict[str, Any],
+        hidden: int,
+        modes: Sequence[bool] = (True, False),
+        **kw: Any,
+    ) -> None:
+        dim = shape[-1]
+        state = {
+            "w1.weight": lin(gen, hidden, dim, dtype),
+            "w2.weight": lin(gen, dim, hidden, dtype),
+            "w3.weight": lin(gen, hidden, dim, dtype),
+        }
+        steps = steps_for(gen, shape, dtype, modes, **kw)
+        cases.append(ModuleCase(name, {"dim": dim, **init}, state, steps, seed=len(cases)))
+
+    for act, dtype in (("swish", F32), ("gelu", F64), ("relu", F64)):
+        add(f"{act}_3d", (2, 5, 24), dtype, {"hidden_dim": 64, "activation": act}, 64)
+        add(f"{act}_large", (6, 16), F64, {"hidden_dim": 40, "activation": act}, 40, scale=8.0)
+    add("default_swish_sized", (3, 16), F64, {}, 256)  # int(128/3) = 42 -> 256
+    add("sized_multiple_7", (2, 10), F64, {"multiple_of": 7, "activation": "gelu"}, 28)
+    add("sized_multiplier", (4, 100), F32, {"multiple_of": 8, "ffn_dim_multiplier": 0.5}, 136)
+    add("sized_exact_multiple", (2, 96), F32, {"activation": "relu"}, 256)
+    add("sized_multiplier_15", (5, 64), F64, {"multiple_of": 32, "ffn_dim_multiplier": 1.5}, 256)
+    add("narrow_hidden_1", (3, 9), F64, {"hidden_dim": 1, "activation": "gelu"}, 1)
+    add("vector_1d", (48,), F32, {"hidden_dim": 128}, 128)
+    add("four_d_leading_one", (1, 2, 3, 8), F64, {"hidden_dim": 20, "activation": "relu"}, 20)
+    add("transposed_300", (2, 4, 300), F32, {"hidden_dim": 32}, 32, transpose=True)
+    add(
+        "repeated_training",
+        (4, 12),
+        F64,
+        {"hidden_dim": 30, "activation": "gelu"},
+        30,
+        modes=(True, True, True),
+    )
+    cases.append(RaisesCase("unknown_activation", {"dim": 8, "hidden_dim": 8, "activation": "glu"}))
+    return cases
+
+
+def check_hidden_dim(
+    report: Report,
+    label: str,
+    rule: Callable[..., int],
+    table: Sequence[tuple[tuple[int, int, float | None], int]],
+    *,
+    correct: bool,
+) -> None:
+    wrong = []
+    for args, expected in table:
+        try:
+            got: Any = rule(*args)
+        except Exception as exc:
+            got = f"{type(exc).__name__}"
+        if got != expected or type(got) is not int:
+            wrong.append((f"llama_hidden_dim{args}", f"{got!r} != {expected}"))
+    (report.expect_pass if correct else report.expect_fail)(f"{label} llama_hidden_dim", wrong)
+
+
+# ---------------------------------------------------------------------------- ffn_block
+
+
+def ffn_block_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
+    cases: list[ModuleCase | RaisesCase] = []
+
+    def add(
+        name: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        hidden: int,
+        eps: float | None = None,
+        modes: Sequence[bool] = (True, False),
+        *,
+        unit_gain: bool = False,
+        **kw: Any,
+    ) -> None:
+        dim = shape[-1]
+        init: dict[str, Any] = {"dim": dim, "hidden_dim": hidden}
+        if eps is not None:
+            init["eps"] = eps
+        gain = torch.ones(dim, dtype=dtype) if unit_gain else 1 + vec(gen, dim, dtype)
+        state = {
+            "norm.weight": gain,
+            "ffn.w1.weight": lin(gen, hidden, dim, dtype),
+            "ffn.w2.weight": lin(gen, dim, hidden, dtype),
+            "ffn.w3.weight": lin(gen, hidden, dim, dtype),
+        }
+        steps = steps_for(gen, shape, dtype, modes, **kw)
+        # norm.weight starts at ones: the contract's default, checked before loading.
+        defaults = {"norm.weight": torch.ones(dim)}
+        cases.append(ModuleCase(name, init, state, steps, seed=len(cases), defaults=defaults))
+
+    add("normal_3d", (2, 6, 32), F32, 86)
+    add("default_gain_f64", (4, 24), F64, 64, unit_gain=True)
+    # Serve, train a step, serve again: a cache built while serving must see the update.
+    add("serve_train_serve", (3, 16), F32, 40, modes=(False, True, False), inference=True)
+    add("tiny_inputs_default_eps", (5, 40), F64, 96, scale=1e-4)
+    add("tiny_inputs_eps_1e5", (3, 16), F64, 48, eps=1e-5, scale=3e-4)
+    add("offset_inputs", (4, 20), F64, 40, offset=5.0)
+    add("square_rows_eq_dim", (12, 12), F64, 30)
+    add("vector_1d", (64,), F32, 128)
+    add("four_d_leading_one", (1, 3, 2, 10), F64, 7, modes=(True, True, False))
+    add("transposed_odd_200", (2, 5, 200), F32, 48, transpose=True)
+    add("dim_1", (6, 1), F64, 4)
+    add("large_scale", (3, 24), F32, 64, scale=30.0)
+    return cases
+
+
+# ---------------------------------------------------------------------------- fused_add_rms_norm
+
+
+def fused_add_rms_norm_cases(gen: torch.Generator) -> list[FunctionCase]:
+    cases: list[FunctionCase] = []
+    f16, bf16 = torch.float16, torch.bfloat16
+
+    def add(
+        name: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        *,
+        eps: float = 1e-6,
+        x_scale: float = 1.0,
+        r_scale: float = 3.0,
+        r_offset: float = 0.0,
+        backward: bool = True,
+    ) -> None:
+        dim = shape[-1]
+        # Built in float32 and rounded once, so half-precision inputs are exactly representable.
+        x = (torch.randn(shape, generator=gen) * x_scale).to(dtype)
+        r = (torch.randn(shape, generator=gen) * r_scale + r_offset).to(dtype)
+        w = (1 + 0.5 * torch.randn(dim, generator=gen)).to(dtype)
+        grads = None
+        if backward:
+            grads = [torch.randn(shape, generator=gen, dtype=dtype) for _ in range(2)]
+        cases.append(FunctionCase(name, [x, r, w], {"eps": eps}, grads))
+
+    add("normal_2d", (6, 32), F32)
+    add("stream_much_larger_3d_f64", (2, 5, 24), F64, x_scale=0.1, r_scale=10.0)
+    add("vector_1d", (64,), F64)
+    add("four_d_leading_one", (1, 2, 3, 16), F32)
+    add("dim_1", (7, 1), F64)
+    add("tiny_sum_eps_1e5", (4, 40), F64, eps=1e-5, x_scale=1e-4, r_scale=1e-4)
+    add("wide_4096", (2, 4096), F32)
+    add("forward_no_grad_mutation", (3, 48), F32, backward=False)
+    add("bf16_well_conditioned", (4, 256), bf16, backward=False)
+    add("f16_square_overflow", (3, 128), f16, r_offset=300.0, r_scale=20.0, backward=False)
+    add("f16_normal", (5, 64), f16, backward=False)
+    return cases
+
+
 def check_exercise(
     report: Report,
     slug: str,
@@ -117,37 +286,109 @@ def check_exercise(
     reference: Callable[..., Any],
     mistakes: Sequence[Any],
     cases: Sequence[ModuleCase | RaisesCase],
+    tolerance: Tolerance = TOLERANCE,
 ) -> None:
     folder = HERE / slug
     print(f"{slug}: {len(cases)} cases")
-    for label in ["solution.py", *sorted(p.name for p in (folder / "variants").glob("correct_*"))]:
-        path = folder / label if label == "solution.py" else folder / "variants" / label
-        report.expect_pass(label, verdict(load_class(path, class_name), reference, cases))
-    report.expect_fail(
-        "starter.py", verdict(load_class(folder / "starter.py", class_name), reference, cases)
-    )
+
+    def labelled(path: Path) -> list[tuple[str, str]]:
+        return verdict(load_class(path, class_name), reference, cases, tolerance)
+
+    report.expect_pass("solution.py", labelled(folder / "solution.py"))
+    for path in sorted((folder / "variants").glob("correct_*")):
+        report.expect_pass(path.name, labelled(path))
+    report.expect_fail("starter.py", labelled(folder / "starter.py"))
     for m in mistakes:
-        report.expect_fail(f"mistake {m.name}", verdict(m.build, reference, cases))
+        report.expect_fail(f"mistake {m.name}", verdict(m.build, reference, cases, tolerance))
     for path in sorted((folder / "variants").glob("wrong_*")):
-        report.expect_fail(path.name, verdict(load_class(path, class_name), reference, cases))
+        report.expect_fail(path.name, labelled(path))
 
 
-def main() -> int:
-    report = Report()
-    gen = torch.Generator().manual_seed(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
-
-    from drafts.feed_forward import mistakes as ff_mistakes
-    from drafts.feed_forward import reference as ff_reference
+def check_feed_forward(report: Report, gen: torch.Generator) -> None:
+    from drafts.feed_forward import mistakes, reference
 
     check_exercise(
         report,
         "feed_forward",
         "FeedForward",
-        ff_reference.FeedForward,
-        ff_mistakes.MISTAKES,
+        reference.FeedForward,
+        mistakes.MISTAKES,
         feed_forward_cases(gen),
     )
 
+
+def check_glu_ffn(report: Report, gen: torch.Generator) -> None:
+    from drafts.glu_ffn import mistakes, reference
+
+    table = reference.HIDDEN_DIM_TABLE
+    check_hidden_dim(report, "reference", reference.llama_hidden_dim, table, correct=True)
+    check_exercise(
+        report, "glu_ffn", "GLUFFN", reference.GLUFFN, mistakes.MISTAKES, glu_ffn_cases(gen)
+    )
+    folder = HERE / "glu_ffn"
+    for path in [folder / "solution.py", *sorted((folder / "variants").glob("correct_*"))]:
+        rule = load_class(path, "llama_hidden_dim")
+        check_hidden_dim(report, path.name, rule, table, correct=True)
+    starter_rule = load_class(folder / "starter.py", "llama_hidden_dim")
+    check_hidden_dim(report, "starter.py", starter_rule, table, correct=False)
+    for m in mistakes.MISTAKES:
+        if m.function is not None:
+            check_hidden_dim(report, f"mistake {m.name}", m.function, table, correct=False)
+
+
+def check_ffn_block(report: Report, gen: torch.Generator) -> None:
+    from drafts.ffn_block import mistakes, reference
+
+    tolerance = {**TOLERANCE, torch.float64: reference.TOLERANCE_F64}
+    cases = ffn_block_cases(gen)
+    check_exercise(
+        report, "ffn_block", "FFNBlock", reference.FFNBlock, mistakes.MISTAKES, cases, tolerance
+    )
+
+
+def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
+    from drafts.fused_add_rms_norm import mistakes, reference
+
+    folder = HERE / "fused_add_rms_norm"
+    cases = fused_add_rms_norm_cases(gen)
+    tolerance = {**TOLERANCE, **reference.TOLERANCE_HALF}
+    ref = reference.fused_add_rms_norm
+    print(f"fused_add_rms_norm: {len(cases)} cases")
+
+    def labelled(path: Path) -> list[tuple[str, str]]:
+        return function_verdict(load_class(path, "fused_add_rms_norm"), ref, cases, tolerance)
+
+    report.expect_pass("solution.py", labelled(folder / "solution.py"))
+    for path in sorted((folder / "variants").glob("correct_*")):
+        report.expect_pass(path.name, labelled(path))
+    report.expect_fail("starter.py", labelled(folder / "starter.py"))
+    for m in mistakes.MISTAKES:
+        failures = function_verdict(m.function, ref, cases, tolerance)
+        report.expect_fail(f"mistake {m.name}", failures)
+    for path in sorted((folder / "variants").glob("wrong_*")):
+        report.expect_fail(path.name, labelled(path))
+
+
+EXERCISES: dict[str, Callable[[Report, torch.Generator], None]] = {
+    "feed_forward": check_feed_forward,
+    "glu_ffn": check_glu_ffn,
+    "ffn_block": check_ffn_block,
+    "fused_add_rms_norm": check_fused_add_rms_norm,
+}
+
+
+def main(argv: Sequence[str]) -> int:
+    """Usage: check_ffn.py [--seed N] [slug ...] (all exercises by default)."""
+    args = list(argv)
+    seed = 0
+    if "--seed" in args:
+        at = args.index("--seed")
+        seed = int(args[at + 1])
+        del args[at : at + 2]
+    slugs = args or list(EXERCISES)
+    report = Report()
+    for slug in slugs:
+        EXERCISES[slug](report, torch.Generator().manual_seed(seed))
     print(f"{report.lines} labels checked, {len(report.errors)} wrong")
     for e in report.errors:
         print("  -", e)
@@ -155,4 +396,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
