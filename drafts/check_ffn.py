@@ -25,6 +25,7 @@ from drafts._scenario import (
     Report,
     Step,
     Tolerance,
+    banned_names_used,
     function_verdict,
     load_class,
     verdict,
@@ -287,9 +288,11 @@ def check_exercise(
     mistakes: Sequence[Any],
     cases: Sequence[ModuleCase | RaisesCase],
     tolerance: Tolerance = TOLERANCE,
+    banned: Sequence[str] = (),
 ) -> None:
     folder = HERE / slug
     print(f"{slug}: {len(cases)} cases")
+    check_banned(report, folder, banned)
 
     def labelled(path: Path) -> list[tuple[str, str]]:
         return verdict(load_class(path, class_name), reference, cases, tolerance)
@@ -302,6 +305,21 @@ def check_exercise(
         report.expect_fail(f"mistake {m.name}", verdict(m.build, reference, cases, tolerance))
     for path in sorted((folder / "variants").glob("wrong_*")):
         report.expect_fail(path.name, labelled(path))
+
+
+def check_banned(report: Report, folder: Path, banned: Sequence[str]) -> None:
+    """Rejected variants reach a banned name; nothing that must pass or fail on values does."""
+    for path in sorted(folder.glob("*.py")) + sorted((folder / "variants").glob("*.py")):
+        if path.name in ("reference.py", "mistakes.py"):
+            continue
+        used = banned_names_used(path, banned)
+        should = path.name.startswith("rejected_")
+        report.lines += 1
+        if bool(used) != should:
+            report.errors.append(f"{path.name}: banned names used {sorted(used)}")
+        if should or used:
+            mark = "ok " if bool(used) == should else "BAD"
+            print(f"  {mark} rejected: {path.name} ({', '.join(sorted(used)) or 'nothing banned'})")
 
 
 def check_feed_forward(report: Report, gen: torch.Generator) -> None:
@@ -342,7 +360,14 @@ def check_ffn_block(report: Report, gen: torch.Generator) -> None:
     tolerance = {**TOLERANCE, torch.float64: reference.TOLERANCE_F64}
     cases = ffn_block_cases(gen)
     check_exercise(
-        report, "ffn_block", "FFNBlock", reference.FFNBlock, mistakes.MISTAKES, cases, tolerance
+        report,
+        "ffn_block",
+        "FFNBlock",
+        reference.FFNBlock,
+        mistakes.MISTAKES,
+        cases,
+        tolerance,
+        reference.BANNED,
     )
 
 
@@ -354,6 +379,7 @@ def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
     tolerance = {**TOLERANCE, **reference.TOLERANCE_HALF}
     ref = reference.fused_add_rms_norm
     print(f"fused_add_rms_norm: {len(cases)} cases")
+    check_banned(report, folder, reference.BANNED)
 
     def labelled(path: Path) -> list[tuple[str, str]]:
         return function_verdict(load_class(path, "fused_add_rms_norm"), ref, cases, tolerance)
