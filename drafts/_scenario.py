@@ -331,3 +331,60 @@ def banned_names_used(path: Path, banned: Sequence[str]) -> set[str]:
                 dotted = ".".join([alias[cur.id], *reversed(parts)])
                 used.update(b for b in banned if dotted == b or dotted.startswith(b + "."))
     return used
+
+
+def expectation(path: Path) -> tuple[str, str | None]:
+    """A variant's `# expect: <status> [mistake=<name>] [class=...]` first line."""
+    first = path.read_text().splitlines()[0]
+    if not first.startswith("# expect: "):
+        raise ValueError(f"{path}: first line must be '# expect: ...'")
+    words = first.removeprefix("# expect: ").split()
+    named = [w.removeprefix("mistake=") for w in words[1:] if w.startswith("mistake=")]
+    return words[0], (named[0] if named else None)
+
+
+def _same(a: list[Record] | str, b: list[Record] | str, tolerance: Tolerance) -> str | None:
+    if isinstance(a, str) or isinstance(b, str):
+        return None if isinstance(a, str) and isinstance(b, str) else f"{a!s:.80} / {b!s:.80}"
+    # Both mutating their input is agreement too: only a difference counts.
+    a = [{**ra, "mutated": ra["mutated"] != rb["mutated"]} for ra, rb in zip(a, b, strict=True)]
+    return compare(a, b, tolerance)
+
+
+def disagreements(
+    variant: Callable[..., Any],
+    mistake: Callable[..., Any],
+    cases: Sequence[ModuleCase | RaisesCase | FunctionCase],
+    tolerance: Tolerance = TOLERANCE,
+) -> list[tuple[str, str]]:
+    """Cases on which a variant and the mistake it is labelled with behave differently.
+
+    Both failing to build or to run counts as agreeing: the grader names such a mistake by its
+    parameter shapes or its error, not by values.
+    """
+    out: list[tuple[str, str]] = []
+    for case in cases:
+        why: str | None
+        if isinstance(case, RaisesCase):
+            a, b = check_raises(variant, case), check_raises(mistake, case)
+            why = None if (a is None) == (b is None) else f"raises: {a} / {b}"
+        elif isinstance(case, FunctionCase):
+            why = _same(run_function(variant, case), run_function(mistake, case), tolerance)
+        else:
+            try:
+                sa: Any = param_shapes(variant, case.init_kwargs)
+            except Exception as exc:
+                sa = type(exc).__name__
+            try:
+                sb: Any = param_shapes(mistake, case.init_kwargs)
+            except Exception as exc:
+                sb = type(exc).__name__
+            if sa != sb:
+                why = f"parameters {sa} / {sb}"
+            elif isinstance(sa, str):
+                why = None
+            else:
+                why = _same(run_module(variant, case), run_module(mistake, case), tolerance)
+        if why:
+            out.append((case.name, why))
+    return out

@@ -26,6 +26,8 @@ from drafts._scenario import (
     Step,
     Tolerance,
     banned_names_used,
+    disagreements,
+    expectation,
     function_verdict,
     load_class,
     verdict,
@@ -298,13 +300,34 @@ def check_exercise(
         return verdict(load_class(path, class_name), reference, cases, tolerance)
 
     report.expect_pass("solution.py", labelled(folder / "solution.py"))
-    for path in sorted((folder / "variants").glob("correct_*")):
-        report.expect_pass(path.name, labelled(path))
     report.expect_fail("starter.py", labelled(folder / "starter.py"))
     for m in mistakes:
         report.expect_fail(f"mistake {m.name}", verdict(m.build, reference, cases, tolerance))
-    for path in sorted((folder / "variants").glob("wrong_*")):
+    by_name = {m.name: m.build for m in mistakes}
+    check_variants(report, folder, cases, tolerance, by_name, labelled, class_name)
+
+
+def check_variants(
+    report: Report,
+    folder: Path,
+    cases: Sequence[Any],
+    tolerance: Tolerance,
+    by_name: dict[str, Callable[..., Any]],
+    labelled: Callable[[Path], list[tuple[str, str]]],
+    name: str,
+) -> None:
+    """Every variant gets the verdict its first line expects; a named one matches its mistake."""
+    for path in sorted((folder / "variants").glob("*.py")):
+        status, mistake = expectation(path)
+        if status == "rejected":
+            continue  # proved statically by check_banned
+        if status == "passed":
+            report.expect_pass(path.name, labelled(path))
+            continue
         report.expect_fail(path.name, labelled(path))
+        if mistake in by_name:
+            found = disagreements(load_class(path, name), by_name[mistake], cases, tolerance)
+            report.expect_pass(f"{path.name} reproduces mistake {mistake}", found)
 
 
 def check_banned(report: Report, folder: Path, banned: Sequence[str]) -> None:
@@ -385,14 +408,12 @@ def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
         return function_verdict(load_class(path, "fused_add_rms_norm"), ref, cases, tolerance)
 
     report.expect_pass("solution.py", labelled(folder / "solution.py"))
-    for path in sorted((folder / "variants").glob("correct_*")):
-        report.expect_pass(path.name, labelled(path))
     report.expect_fail("starter.py", labelled(folder / "starter.py"))
     for m in mistakes.MISTAKES:
         failures = function_verdict(m.function, ref, cases, tolerance)
         report.expect_fail(f"mistake {m.name}", failures)
-    for path in sorted((folder / "variants").glob("wrong_*")):
-        report.expect_fail(path.name, labelled(path))
+    by_name = {m.name: m.function for m in mistakes.MISTAKES}
+    check_variants(report, folder, cases, tolerance, by_name, labelled, "fused_add_rms_norm")
 
 
 EXERCISES: dict[str, Callable[[Report, torch.Generator], None]] = {
