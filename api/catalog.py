@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from api.grading.spec import ExerciseSpec
+from api.questions import Topic
 
 Lang = Literal["en", "zh"]
 
@@ -33,12 +34,18 @@ class ParameterInfo(BaseModel):
 class ExerciseMeta(BaseModel):
     title: str
     title_zh: str
-    topic: str
+    # The question bank's topics this exercise trains (mastery and review count it for each).
+    topics: list[Topic] = Field(min_length=1)
     difficulty: Literal["easy", "medium", "hard"]
     order: int = 0
     signature: str
     parameters: list[ParameterInfo] = []
     forbidden: list[str] = []
+
+    @property
+    def topic(self) -> str:
+        """The main topic (the first listed)."""
+        return self.topics[0]
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,26 @@ def _load_spec(path: Path, slug: str) -> ExerciseSpec:
         raise ContentError(f"{path}: SPEC must be an ExerciseSpec")
     if spec.slug != slug:
         raise ContentError(f"{path}: SPEC.slug is {spec.slug!r}, the folder is {slug!r}")
+    _check_mistakes(path, spec)
     return spec
+
+
+def _has_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _check_mistakes(path: Path, spec: ExerciseSpec) -> None:
+    """Every known mistake is named once and explained in both languages, as a verdict shows it."""
+    seen: set[str] = set()
+    for m in spec.mistakes:
+        where = f"{path}: mistake {m.name!r}"
+        if not (m.name.isidentifier() and m.name.islower()) or m.name in seen:
+            raise ContentError(f"{where}: the name must be a unique lower-case identifier")
+        seen.add(m.name)
+        if not m.title or len(m.explanation) < 80:
+            raise ContentError(f"{where}: needs a title and an explanation of 80+ characters")
+        if not _has_chinese(m.title_zh) or not _has_chinese(m.explanation_zh):
+            raise ContentError(f"{where}: title_zh and explanation_zh must be written in Chinese")
 
 
 def load_exercise(folder: Path) -> Exercise:

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import torch
 
-from api.grading.spec import Case, InitValue, Sublayer
+from api.grading.spec import Call, Case, InitValue, Layout, ModuleArg, Step, Update
 
 # Each tensor a case sends (input, upstream gradient, one parameter) stays under this many
 # elements: grading must take tens of milliseconds, not seconds.
@@ -50,10 +50,13 @@ def normal(
     return (t * std).to(dtype) if std != 1.0 else t.to(dtype)
 
 
-def shape_for(gen: torch.Generator, ndim: int, dim: int, *, max_rows: int = 64) -> tuple[int, ...]:
-    """A shape of ``ndim`` dims ending in the feature ``dim``, with random small leading dims.
+def shape_for(
+    gen: torch.Generator, ndim: int, dim: int, *, max_rows: int = 64, axis: int = -1
+) -> tuple[int, ...]:
+    """A shape of ``ndim`` dims with the feature ``dim`` at ``axis`` (the exercise's feature
+    axis: -1 for norms over the last dim, 1 for channels), other dims random and small.
 
-    The leading dims multiply to at most ``max_rows`` and keep the tensor under ``MAX_NUMEL``.
+    The other dims multiply to at most ``max_rows`` and keep the tensor under ``MAX_NUMEL``.
     """
     if ndim < 1:
         raise ValueError("ndim must be at least 1")
@@ -67,7 +70,8 @@ def shape_for(gen: torch.Generator, ndim: int, dim: int, *, max_rows: int = 64) 
         size = randint(gen, min(2, cap), cap)
         lead.append(size)
         budget = max(1, budget // size)
-    shape = (*lead, dim)
+    where = axis % ndim
+    shape = (*lead[:where], dim, *lead[where:])
     assert math.prod(shape) <= MAX_NUMEL, shape
     return shape
 
@@ -126,23 +130,76 @@ def case(
     backward: bool = True,
     train: bool = False,
     case_seed: int = 0,
-    sublayer: Sublayer | None = None,
+    module_args: dict[str, ModuleArg] | None = None,
+    stochastic: bool = False,
 ) -> Case:
-    """A ``Case`` with an upstream gradient drawn like the output (the input's shape here)."""
-    for key, t in [("x", x), *((k, v) for k, v in (state or {}).items())]:
+    """A single-call ``Case`` with an upstream gradient drawn like the output (the input's
+    shape here)."""
+    return scenario(
+        name=name,
+        description=description,
+        steps=[call(gen, x, backward=backward, train=train, seed=case_seed)],
+        init_kwargs=init_kwargs,
+        state=state,
+        module_args=module_args,
+        stochastic=stochastic,
+    )
+
+
+def call(
+    gen: torch.Generator,
+    x: torch.Tensor,
+    *,
+    backward: bool = True,
+    train: bool = False,
+    seed: int = 0,
+    layout: Layout = "contiguous",
+    note: str = "",
+) -> Call:
+    """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape)."""
+    grads = (normal(gen, x.shape, x.dtype),) if backward else None
+    return Call((x,), grads, train=train, seed=seed, layout=layout, note=note)
+
+
+def update(
+    gen: torch.Generator, state: dict[str, torch.Tensor], *, scale: float = 0.1, note: str = ""
+) -> Update:
+    """An optimiser-like step: a small random delta for every parameter in ``state``."""
+    deltas = {k: normal(gen, v.shape, v.dtype, std=scale) for k, v in state.items()}
+    return Update(deltas, note=note or "an optimiser-like update of every parameter")
+
+
+def scenario(
+    *,
+    name: str,
+    description: str,
+    steps: list[Step],
+    init_kwargs: dict[str, InitValue],
+    state: dict[str, torch.Tensor] | None,
+    module_args: dict[str, ModuleArg] | None = None,
+    stochastic: bool = False,
+) -> Case:
+    """A ``Case`` running ``steps``; every tensor it sends stays under ``MAX_NUMEL``."""
+    tensors: list[tuple[str, torch.Tensor]] = list((state or {}).items())
+    for k, step in enumerate(steps):
+        if isinstance(step, Update):
+            tensors += [(f"step {k} delta {n}", t) for n, t in step.deltas.items()]
+        else:
+            tensors += [(f"step {k} input", t) for t in step.inputs]
+            tensors += [(f"step {k} grad", t) for t in step.grad_outputs or ()]
+    for key, t in tensors:
         if t.numel() > MAX_NUMEL:
             raise ValueError(f"case {name}: {key} has {t.numel()} elements > {MAX_NUMEL}")
-    grad_output = normal(gen, x.shape, x.dtype) if backward else None
+    first = next(s for s in steps if isinstance(s, Call))
     return Case(
         name=name,
         description=description,
-        x=x,
+        x=first.inputs[0],
         init_kwargs=init_kwargs,
         state=state,
-        grad_output=grad_output,
-        train=train,
-        seed=case_seed,
-        sublayer=sublayer,
+        steps=tuple(steps),
+        module_args=module_args or {},
+        stochastic=stochastic,
     )
 
 
@@ -177,23 +234,46 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
         eps: float = default_eps,
         random_params: bool = True,
         backward: bool = True,
+        layout: Layout = "contiguous",
     ) -> None:
         dim = x.shape[-1]
         kwargs: dict[str, InitValue] = {"dim": dim}
         if eps != default_eps:
             kwargs["eps"] = eps
         extra = [affine if random_params else default, eps_note(eps)]
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
         if not backward:
             extra.append("forward only, under torch.no_grad()")
         cases.append(
-            case(
+            scenario(
                 name=name,
                 description=describe(x, what, *extra),
-                x=x,
+                steps=[call(gen, x, backward=backward, layout=layout)],
                 init_kwargs=kwargs,
                 state=params(dim, x.dtype) if random_params else None,
-                gen=gen,
-                backward=backward,
+            )
+        )
+
+    def add_train_update_eval(name: str, x: torch.Tensor) -> None:
+        """Real code trains, steps the optimiser and is called again: statistics detached only
+        in training, or anything cached on the first call, shows on the later steps."""
+        dim = x.shape[-1]
+        state = params(dim, x.dtype)
+        again = normal(gen, (1, *x.shape[1:]), x.dtype)  # a leading batch of 1
+        cases.append(
+            scenario(
+                name=name,
+                description=describe(
+                    x, "N(0,1)", affine, eps_note(default_eps), "train, update, eval"
+                ),
+                steps=[
+                    call(gen, x, train=True),
+                    update(gen, state),
+                    call(gen, again, note="after the update, on a batch of 1"),
+                ],
+                init_kwargs={"dim": dim},
+                state=state,
             )
         )
 
@@ -216,9 +296,14 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     # float32 near 1e3: E[x^2] - E[x]^2 cancels catastrophically (~1e6 - 1e6); the two-pass
     # formula keeps ~5e-5 relative accuracy, which is float32's own limit at this offset.
     add("offset_1e3", "N(0,1) + 1e3", normal(gen, shape_for(gen, 3, 64, max_rows=16), f32) + 1e3)
-    add("normal_3d", "N(0,1)", normal(gen, shape_for(gen, 3, 64), f32))
+    add_train_update_eval("train_update_eval", normal(gen, shape_for(gen, 3, 64), f32))
     add("vector_1d", "N(0,1)", normal(gen, (choice(gen, [33, 50, 96]),), f32))
-    add("normal_4d_f64", "N(0,1)", normal(gen, shape_for(gen, 4, 32), f64))
+    add(
+        "strided_4d_f64",
+        "N(0,1)",
+        normal(gen, shape_for(gen, 4, 32), f64),
+        layout="strided",
+    )
     add("eps_0.01", "N(0,1) * 0.1", normal(gen, shape_for(gen, 3, 20), f32, std=0.1), eps=1e-2)
     # One feature: LayerNorm gives exactly bias, RMSNorm about sign(x) * weight. Forward only:
     # the exact input gradient is 0 (LayerNorm) or eps-sized cancellation noise (RMSNorm),
@@ -230,7 +315,15 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
         backward=False,
     )
     add("wide_1024", "N(0,1)", normal(gen, shape_for(gen, 3, 1024, max_rows=12), f32))
-    add("offset_1e4_f64", "N(0,1) + 1e4", normal(gen, shape_for(gen, 2, 128), f64) + 1e4)
+    # Feature sizes that are no multiple of a power of two: code that chunks by 128 shows.
+    odd = choice(gen, [200, 300])
+    add("offset_1e4_f64", "N(0,1) + 1e4", normal(gen, shape_for(gen, 2, odd), f64) + 1e4)
+    add(
+        "transposed",
+        "N(0,1)",
+        normal(gen, shape_for(gen, 3, 48, max_rows=24), f32),
+        layout="transposed",
+    )
     add("forward_no_grad", "N(0,1)", normal(gen, shape_for(gen, 3, 32), f32), backward=False)
     add("bfloat16", "N(0,1)", normal(gen, shape_for(gen, 2, 64, max_rows=8), bf16))
     return cases

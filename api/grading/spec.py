@@ -1,39 +1,101 @@
 """The contract between an exercise's content (``exercises/<slug>/spec.py``) and the grader.
 
-Everything here runs in the trusted parent: specs build the reference module, draw the cases
-and describe the known mistakes. The untrusted child only ever sees a ``Case`` as plain data
-(see ``wire.py``), never a spec object.
+Everything here runs in the trusted parent: specs build the reference, draw the cases and
+describe the known mistakes. The untrusted child only ever sees a ``Case`` as plain data (see
+``harness.encode_job``), never a spec object.
+
+A case is a short *scenario* run in one child: build the module (its own default init, or the
+state the parent sends), then a sequence of steps: calls in train or eval mode (with or without
+backward, on contiguous or non-contiguous inputs) and optimiser-like parameter updates. The
+parent compares outputs, gradients, buffers and the calls made to module arguments at every
+call step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import torch
-from torch import nn
 
-InitValue = int | float | bool
-SublayerKind = Literal["linear", "mlp", "zero"]
+# Constructor (or function keyword) arguments: plain JSON values, strings included
+# (``approximate="tanh"``), so they cross to the child as data.
+InitValue = int | float | bool | str
+
+# What the learner writes: an ``nn.Module`` subclass, a plain function, or a
+# ``torch.autograd.Function`` subclass whose hand-written backward is what gets graded.
+Kind = Literal["module", "function", "autograd_function"]
+KINDS: tuple[Kind, ...] = ("module", "function", "autograd_function")
+
+# How a call's input tensor is laid out in memory. The values are the same; the strides are
+# not: code that calls ``.view`` on its input, or assumes ``stride(-1) == 1``, shows here.
+Layout = Literal["contiguous", "transposed", "strided"]
+LAYOUTS: tuple[Layout, ...] = ("contiguous", "transposed", "strided")
 
 
 @dataclass(frozen=True)
-class Sublayer:
-    """The sublayer handed to ``residual_block``; parent and child both build it from this."""
+class ModuleArg:
+    """A module handed to the constructor (``sublayer``), built from ``modargs.REGISTRY`` by
+    name in both processes. It is built under ``torch.manual_seed(init_seed)``, so a case that
+    sends no state still gives both sides the same default parameters: re-initialising what the
+    learner was given shows."""
 
-    kind: SublayerKind
-    dim: int
-    hidden: int = 0
+    kind: str
+    dims: tuple[int, ...]
+    init_seed: int = 0
+
+
+@dataclass(frozen=True)
+class Call:
+    """Call the module (function) on ``inputs``; with ``grad_outputs``, run backward too.
+
+    ``train`` sets ``module.train(train)`` first. ``seed`` seeds torch's CPU generator right
+    before the call, so a stochastic module (dropout) draws the same numbers on both sides.
+    ``args`` are extra positional values after the tensors (an ``autograd.Function``'s eps).
+    Gradients are per call: they are cleared before each call.
+    """
+
+    inputs: tuple[torch.Tensor, ...]
+    grad_outputs: tuple[torch.Tensor, ...] | None = None
+    train: bool = False
+    seed: int = 0
+    layout: Layout = "contiguous"
+    args: tuple[InitValue, ...] = ()
+    note: str = ""  # in words, for the verdict ("again, after a parameter update")
+
+    @property
+    def backward(self) -> bool:
+        return self.grad_outputs is not None
+
+
+@dataclass(frozen=True)
+class Update:
+    """An optimiser-like step: ``p += delta`` in place, under ``no_grad``, for each named
+    parameter (or buffer). Deltas are drawn by the parent, so a wrong gradient earlier does not
+    cascade: what is tested is that the module *uses its current parameters* afterwards."""
+
+    deltas: Mapping[str, torch.Tensor]
+    note: str = "an optimiser-like update of the parameters"
+
+
+Step = Call | Update
 
 
 @dataclass(frozen=True)
 class Case:
-    """One input on which the submission is run and compared with the reference.
+    """One scenario: build, load ``state``, run ``steps`` in one child.
 
-    ``state`` is loaded with a strict ``load_state_dict``; ``None`` keeps the module's own
-    initialisation (which must then match the reference's). ``grad_output`` drives the backward
-    pass; ``None`` runs the forward alone under ``torch.no_grad`` (the in-place mutation check).
+    ``state`` holds parameters (all of them, by name) and optionally buffers; ``None`` keeps the
+    module's own initialisation (which must then match the reference's). Without ``steps`` the
+    case is the classic single call: ``Call((x,), (grad_output,), train, seed)``, or a forward
+    alone under ``torch.no_grad`` when ``grad_output`` is None (the in-place mutation check).
+
+    ``x`` is the first input of the first call: its dtype is the case's dtype. Dtype policy: a
+    float32 case meets the module as the learner built it (float64 parameters show in the
+    output's dtype); float64 and half-precision cases meet it cast with ``.to(dtype)``.
+    ``stochastic`` marks a case whose calls draw random numbers (dropout in train mode): it is
+    compared as drawn at its dtype, not against a float64 rerun.
     """
 
     name: str
@@ -44,19 +106,34 @@ class Case:
     grad_output: torch.Tensor | None = None
     train: bool = False
     seed: int = 0
-    sublayer: Sublayer | None = None
+    steps: tuple[Step, ...] = ()
+    module_args: Mapping[str, ModuleArg] = field(default_factory=dict)
+    stochastic: bool = False
+
+    @property
+    def scenario(self) -> tuple[Step, ...]:
+        if self.steps:
+            return self.steps
+        grads = None if self.grad_output is None else (self.grad_output,)
+        return (Call((self.x,), grads, train=self.train, seed=self.seed),)
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.x.dtype
 
 
-ModuleFactory = Callable[..., nn.Module]  # called as factory(**init_kwargs[, sublayer=...])
+# Called as factory(**init_kwargs, **module_args) for modules; for the function kinds the
+# factory *is* the function (or the autograd.Function subclass).
+ModuleFactory = Callable[..., Any]
 
 
 @dataclass(frozen=True)
 class KnownMistake:
     """A wrong implementation learners often write, run on the same inputs to name their error.
 
-    ``build`` has the exercise's constructor contract (init kwargs, optional sublayer). A mistake
+    ``build`` has the exercise's contract (constructor, or function signature). A mistake
     whose parameters differ from the contract (an extra bias, say) is matched on the names and
-    shapes of its parameters; all others are matched on outputs and gradients.
+    shapes of its parameters; all others are matched on outputs, gradients and buffers.
     """
 
     name: str
@@ -70,7 +147,7 @@ class KnownMistake:
 @dataclass(frozen=True)
 class ExerciseSpec:
     slug: str
-    class_name: str
+    class_name: str  # the name the submission must define (a class or a function)
     reference: ModuleFactory
     make_cases: Callable[[torch.Generator], list[Case]]
     mistakes: Sequence[KnownMistake] = ()
@@ -80,3 +157,11 @@ class ExerciseSpec:
     # Extra slack on top of the dtype's tolerance, for exercises whose outputs pass through more
     # rounding steps (a FFN's three matmuls) than a norm's.
     tolerance_scale: float = 1.0
+    kind: Kind = "module"
+    # The axis that holds the features (-1 for norms over the last dim, 1 for BatchNorm's
+    # channels): the case drawers size and describe inputs by it.
+    feature_axis: int = -1
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.slug}: kind must be one of {KINDS}, not {self.kind!r}")

@@ -7,6 +7,15 @@ ill-conditioned input (``x + 1e3`` in float32) widens the tolerance exactly as m
 hurts a correct implementation, and a float64 upcast is never punished for being more precise
 than the reference. A case passes only with positive evidence: output and every gradient
 present, of the right shape and dtype, and within tolerance.
+
+A case is a scenario (see ``spec.Case``): every call step is judged on its outputs, the input
+left untouched, its gradients, the module's buffers after it and the calls each module argument
+received. A case's judgement stops at its first failing step, and the verdict's message names
+the case and the step.
+
+Everything read from the child's answer is checked and bounded here: names, counts, shapes,
+type names, messages. A forged answer gives at most a ``failed`` or ``crashed`` verdict of
+bounded size (``MAX_VERDICT_BYTES``), never an exception.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ import torch
 from pydantic import BaseModel
 
 from api.grading import harness, wire
-from api.grading.spec import Case, ExerciseSpec, KnownMistake
+from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Step, Update
 
 # dtype -> (relative tolerance, absolute tolerance as a fraction of the output's magnitude)
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -32,11 +41,16 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 }
 REFERENCE_ERROR_FACTOR = 8.0
 MAX_DIAGNOSIS_CASES = 6
+# A verdict's JSON stays under this whatever the child answers (tested with forged answers).
+MAX_VERDICT_BYTES = 256 * 1024
 
 
 class Check(BaseModel):
     case: str
     description: str
+    # The scenario step this check is about (0-based) and what that step did, in words.
+    step: int = 0
+    step_description: str = ""
     target: str
     passed: bool
     message: str
@@ -110,12 +124,81 @@ class Comparison:
     nonfinite: str | None = None
 
 
+CALL_COUNT = Diagnosis(
+    name="module_argument_calls",
+    title="The given module is called the wrong number of times",
+    explanation=(
+        "The contract calls the module you were given (the sublayer) once per forward. Yours "
+        "calls it a different number of times: a second call costs compute, and with a "
+        "stochastic sublayer (dropout inside) it draws different random numbers. Compute its "
+        "output once and reuse the tensor."
+    ),
+    title_zh="传入的模块被调用的次数不对",
+    explanation_zh=(
+        "按约定，每次 forward 只调用一次传入的模块（sublayer）。你的实现调用次数不同：多调用一次"
+        "既浪费计算，而当子层自带随机性（内部有 dropout）时还会抽取不同的随机数。请只计算一次"
+        "子层输出，然后复用这个张量。"
+    ),
+)
+REINITIALISED = Diagnosis(
+    name="module_argument_reinitialised",
+    title="The given module was re-initialised",
+    explanation=(
+        "Your constructor changed the parameters of the module it was given (for example with "
+        "self.apply(init_fn) or nn.init on every Linear). The caller owns that module and its "
+        "weights (they may be pretrained): store it as it is and initialise only your own "
+        "parameters."
+    ),
+    title_zh="传入的模块被重新初始化了",
+    explanation_zh=(
+        "你的构造函数修改了传入模块的参数（例如 self.apply(init_fn)，或对所有 Linear 调用 "
+        "nn.init）。这个模块及其权重属于调用方（可能是预训练好的）：请原样保存，只初始化你自己的"
+        "参数。"
+    ),
+)
+FOREIGN_BACKWARD = Diagnosis(
+    name="backward_not_used",
+    title="Your backward is not the one autograd runs",
+    explanation=(
+        "The output of your Function's forward is not attached to your Function's backward "
+        "(its grad_fn belongs to ordinary torch ops). Usually forward computed with autograd "
+        "still tracking, or returned a tensor built outside apply(). Compute the result inside "
+        "forward, return it, and call YourFunction.apply(...)."
+    ),
+    title_zh="autograd 运行的不是你写的 backward",
+    explanation_zh=(
+        "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
+        "运算）。通常是因为在 apply() 之外构造了结果张量。请在 forward 中计算并返回结果，"
+        "再通过 YourFunction.apply(...) 调用。"
+    ),
+)
+
+
+def _double(t: torch.Tensor) -> torch.Tensor:
+    return t.double() if t.is_floating_point() else t
+
+
 def _as_float64(case: Case) -> Case:
+    steps: list[Step] = []
+    for step in case.scenario:
+        if isinstance(step, Update):
+            steps.append(replace(step, deltas={k: _double(v) for k, v in step.deltas.items()}))
+        else:
+            steps.append(
+                replace(
+                    step,
+                    inputs=tuple(_double(t) for t in step.inputs),
+                    grad_outputs=None
+                    if step.grad_outputs is None
+                    else tuple(_double(g) for g in step.grad_outputs),
+                )
+            )
     return replace(
         case,
-        x=case.x.double(),
-        state=None if case.state is None else {k: v.double() for k, v in case.state.items()},
+        x=_double(case.x),
+        state=None if case.state is None else {k: _double(v) for k, v in case.state.items()},
         grad_output=None if case.grad_output is None else case.grad_output.double(),
+        steps=tuple(steps),
     )
 
 
@@ -183,17 +266,23 @@ class Expected:
     truth: harness.Outcome
 
 
-def _outcome(factory: Any, case: Case) -> harness.Outcome:
-    return harness.run_case(harness.instantiate(factory, case), case)
+def _outcome(factory: Any, case: Case, spec: ExerciseSpec | None) -> harness.Outcome:
+    kind = spec.kind if spec is not None else "module"
+    return harness.run_case(harness.instantiate(factory, case, kind), case)
 
 
-def expected_outcome(factory: Any, case: Case) -> Expected:
+def is_stochastic(case: Case) -> bool:
+    """Random but reproducible: compared as drawn at the case's dtype (dropout masks depend on
+    the dtype's random stream), never against a float64 rerun."""
+    return case.stochastic or (not case.steps and case.train)
+
+
+def expected_outcome(factory: Any, case: Case, spec: ExerciseSpec | None = None) -> Expected:
     """The factory's outcome at the case's dtype and, for precision, in float64."""
-    native = _outcome(factory, case)
-    # Dropout masks depend on the dtype's random stream: train-mode cases are compared as drawn.
-    if case.x.dtype == torch.float64 or case.train:
+    native = _outcome(factory, case, spec)
+    if case.dtype == torch.float64 or is_stochastic(case):
         return Expected(native, native)
-    return Expected(native, _outcome(factory, _as_float64(case)))
+    return Expected(native, _outcome(factory, _as_float64(case), spec))
 
 
 def _finite(v: float) -> float | None:
@@ -213,20 +302,72 @@ def error_info(raw: object) -> dict[str, Any]:
     }
 
 
-def _parameters_info(raw: object) -> dict[str, list[int]]:
-    """Parameter names and shapes as the child reported them, or {} if they are malformed."""
-    if not isinstance(raw, dict) or len(raw) > 1000:
-        return {}
+MAX_NAMES = 1000  # parameters or buffers a child may report, more is malformed
+
+
+def _shapes_info(raw: object) -> dict[str, list[int]] | None:
+    """Names and shapes as the child reported them, or None if they are malformed."""
+    if not isinstance(raw, dict) or len(raw) > MAX_NAMES:
+        return None
     found: dict[str, list[int]] = {}
     for name, shape in raw.items():
-        if not (isinstance(shape, list) and all(isinstance(n, int) for n in shape)):
-            return {}
-        found[str(name)[:200]] = shape[:8]
+        if not (
+            isinstance(shape, list)
+            and len(shape) <= 8
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shape)
+        ):
+            return None
+        found[str(name)[:200]] = [max(-1, min(n, 1 << 40)) for n in shape]
     return found
+
+
+def _int_map(raw: object) -> dict[str, int]:
+    if not isinstance(raw, dict) or len(raw) > MAX_NAMES:
+        return {}
+    return {
+        str(k)[:200]: v for k, v in raw.items() if isinstance(v, int) and not isinstance(v, bool)
+    }
+
+
+def _str_map(raw: object) -> dict[str, str]:
+    if not isinstance(raw, dict) or len(raw) > MAX_NAMES:
+        return {}
+    return {str(k)[:200]: str(v)[:100] for k, v in raw.items()}
+
+
+def _str_set(raw: object) -> set[str]:
+    if not isinstance(raw, list) or len(raw) > MAX_NAMES:
+        return set()
+    return {m for m in raw if isinstance(m, str)}
 
 
 def _fmt(v: float) -> str:
     return f"{v:.3g}"
+
+
+def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
+    items = [f"{k[:60]} {tuple(v)}" for k, v in list(shapes.items())[:limit]]
+    more = len(shapes) - limit
+    return (", ".join(items) or "none") + (f" and {more} more" if more > 0 else "")
+
+
+def describe_step(case: Case, k: int) -> str:
+    """Step ``k`` of the case in words, for a learner: '' for a single call."""
+    steps = case.scenario
+    if len(steps) == 1:
+        return ""
+    step = steps[k]
+    where = f"step {k + 1} of {len(steps)}: "
+    if isinstance(step, Update):
+        return where + step.note
+    words = ("train" if step.train else "eval") + "-mode call"
+    words += " with backward" if step.backward else ", forward only under torch.no_grad()"
+    if step.layout != "contiguous":
+        shape = ", ".join(str(s) for s in step.inputs[0].shape)
+        words += f", input a non-contiguous ({step.layout}) view of shape ({shape})"
+    elif k > 0 and step.inputs[0].shape != case.x.shape:
+        words += f", input of shape ({', '.join(str(s) for s in step.inputs[0].shape)})"
+    return where + words + (f" ({step.note})" if step.note else "")
 
 
 @dataclass
@@ -236,12 +377,38 @@ class _CaseJudgement:
     parameters: dict[str, Any] | None = None  # set when they differ from the contract
     mutated: bool = False
     wrong_dtype: bool = False
+    calls: bool = False
+    reinitialised: bool = False
+    foreign_backward: bool = False
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
 
     @property
     def passed(self) -> bool:
         return self.error is None and all(c.passed for c in self.checks) and bool(self.checks)
+
+
+def _step_input(case: Case, k: int, i: int) -> torch.Tensor | None:
+    step = case.scenario[k]
+    if isinstance(step, Call) and i < len(step.inputs):
+        return step.inputs[i]
+    return None
+
+
+def _floor_for(case: Case, key: str) -> float:
+    """A magnitude below which an output or gradient counts as zero: a thousandth of what
+    flows in (the input for outputs and buffers, the upstream gradient for gradients)."""
+    k_str, _, rest = key.partition(".")
+    k = int(k_str) if k_str.isdigit() else 0
+    steps = case.scenario
+    step = steps[k] if k < len(steps) else None
+    if not isinstance(step, Call):
+        return 0.0
+    sources = list(step.inputs[:1])
+    if rest.startswith("grad.") and step.grad_outputs is not None:
+        sources = list(step.grad_outputs)
+    m = max((float(t.detach().abs().max()) for t in sources if t.numel()), default=0.0)
+    return 1e-3 * m
 
 
 def _judge_case(
@@ -252,10 +419,12 @@ def _judge_case(
     tensors: Mapping[str, torch.Tensor],
     expected: Expected,
 ) -> _CaseJudgement:
-    def check(target: str, passed: bool, message: str, **kw: Any) -> Check:
+    def check(target: str, passed: bool, message: str, step: int = 0, **kw: Any) -> Check:
         return Check(
             case=case.name,
             description=case.description,
+            step=step,
+            step_description=describe_step(case, step),
             target=target,
             passed=passed,
             message=message,
@@ -266,114 +435,239 @@ def _judge_case(
         return _CaseJudgement([check("run", False, "this case was never run")])
     if "error" in entry:
         err = error_info(entry["error"])
+        raw_step = entry.get("step")
+        at = raw_step if isinstance(raw_step, int) and 0 <= raw_step < len(case.scenario) else 0
         return _CaseJudgement(
-            [check("run", False, f"{err.get('type')}: {err.get('message')}")], error=err
+            [check("run", False, f"{err.get('type')}: {err.get('message')}", at)], error=err
         )
-    ref_params = expected.native.parameters
-    their_params = _parameters_info(entry.get("parameters"))
-    if their_params != ref_params:
+    ref = expected.native
+    their_params = _shapes_info(entry.get("parameters"))
+    their_buffers = _shapes_info(entry.get("buffers")) or {}
+    if their_params is None or their_params != ref.parameters:
+        shown = their_params or {}
         return _CaseJudgement(
             [
                 check(
                     "parameters",
                     False,
-                    "parameters do not match the contract: expected "
-                    + ", ".join(f"{k} {tuple(v)}" for k, v in ref_params.items())
-                    + "; yours are "
-                    + (", ".join(f"{k} {tuple(v)}" for k, v in their_params.items()) or "none"),
+                    f"parameters do not match the contract: expected {_listing(ref.parameters)}"
+                    f"; yours are {_listing(shown)}",
+                )
+            ],
+            parameters=shown,
+        )
+    missing_buffers = {k: v for k, v in ref.buffers.items() if their_buffers.get(k) != v}
+    if missing_buffers or entry.get("loaded") is False:
+        return _CaseJudgement(
+            [
+                check(
+                    "buffers",
+                    False,
+                    f"buffers do not match the contract: expected {_listing(ref.buffers)}; "
+                    f"yours are {_listing(their_buffers)}",
                 )
             ],
             parameters=their_params,
         )
     judgement = _CaseJudgement([])
-    out = tensors.get(f"{index}.output")
-    ref_out = expected.truth.output
-    assert ref_out is not None
-    if out is None:
-        what = str(entry.get("output_type", "nothing"))[:100]
-        judgement.checks.append(check("output", False, f"forward returned {what}, not a tensor"))
-        return judgement
-    learner = {"output": out}
-    shape_ok = list(out.shape) == list(ref_out.shape)
-    dtype_ok = out.dtype == case.x.dtype
-    if not shape_ok:
-        judgement.checks.append(
-            check(
-                "output",
-                False,
-                f"output shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
-                shape=list(out.shape),
-                dtype=wire.DTYPE_NAMES.get(out.dtype),
-            )
-        )
-        return judgement
-    if not dtype_ok:
-        judgement.wrong_dtype = True
-        judgement.checks.append(
-            check(
-                "output dtype",
-                False,
-                f"output dtype {wire.DTYPE_NAMES.get(out.dtype)}, expected "
-                f"{wire.DTYPE_NAMES.get(case.x.dtype)} (the input's)",
-                shape=list(out.shape),
-                dtype=wire.DTYPE_NAMES.get(out.dtype),
-            )
-        )
-    judgement.checks.append(
-        _value_check(check, "output", out, ref_out, expected.native.output, case, spec)
-    )
-    after = tensors.get(f"{index}.input_after")
-    if (
-        after is None
-        or after.shape != case.x.shape
-        or not torch.equal(after.to(case.x.dtype), case.x)
-    ):
-        judgement.mutated = True
-        judgement.checks.append(
-            check("input unchanged", False, "forward modified its input tensor in place")
-        )
-    raw_missing = entry.get("missing_grads")
-    missing = (
-        {m for m in raw_missing if isinstance(m, str)} if isinstance(raw_missing, list) else set()
-    )
-    for name, ref_grad in expected.truth.grads.items():
-        target = f"grad of {name}"
-        theirs = tensors.get(f"{index}.grad.{name}")
-        if ref_grad is None:
-            continue
-        if name in missing or theirs is None:
+    notes = _str_map(entry.get("notes"))
+    if case.state is None:
+        changed = [n for n in case.module_args if notes.get(f"init.{n}") == "changed"]
+        if changed:
+            judgement.reinitialised = True
             judgement.checks.append(
                 check(
-                    target,
+                    f"{changed[0]} untouched",
                     False,
-                    f"no gradient reached {name}: it is not used in forward, or it is detached",
+                    "failed: your constructor changed the parameters of the module it was given",
                 )
             )
+            return judgement
+    missing = _str_set(entry.get("missing"))
+    calls = _int_map(entry.get("calls"))
+    learner: dict[str, torch.Tensor] = {}
+    for k, step in enumerate(case.scenario):
+        if not isinstance(step, Call):
             continue
-        if list(theirs.shape) != list(ref_grad.shape):
-            judgement.checks.append(check(target, False, f"gradient shape {tuple(theirs.shape)}"))
-            continue
-        learner[f"grad.{name}"] = theirs
-        judgement.checks.append(
-            _value_check(
-                check, target, theirs, ref_grad, expected.native.grads.get(name), case, spec
-            )
+        before = len(judgement.checks)
+        _judge_call(
+            spec, case, k, step, check, judgement, learner, tensors, index, expected, missing, notes
         )
+        for name in case.module_args:
+            want, got = expected.native.calls.get(f"{k}.{name}"), calls.get(f"{k}.{name}")
+            if want is not None and got != want:
+                judgement.calls = True
+                judgement.checks.append(
+                    check(
+                        f"calls to {name}",
+                        False,
+                        f"{got if got is not None else 'an unknown number of'} call(s) in this "
+                        f"step; the contract makes {want}",
+                        k,
+                    )
+                )
+        backward = notes.get(f"{k}.backward")
+        if spec.kind == "autograd_function" and step.backward and backward is not None:
+            judgement.foreign_backward = True
+            judgement.checks.append(
+                check(
+                    "backward",
+                    False,
+                    f"the output's grad_fn is {backward}, not your Function's backward",
+                    k,
+                )
+            )
+        if any(not c.passed for c in judgement.checks[before:]):
+            break  # later steps build on this one: the first failing step is the news
     judgement.learner = learner
     judgement.expected = expected
     return judgement
 
 
+def _judge_call(
+    spec: ExerciseSpec,
+    case: Case,
+    k: int,
+    step: Call,
+    check: Callable[..., Check],
+    judgement: _CaseJudgement,
+    learner: dict[str, torch.Tensor],
+    tensors: Mapping[str, torch.Tensor],
+    index: int,
+    expected: Expected,
+    missing: set[str],
+    notes: Mapping[str, str],
+) -> None:
+    truth, native = expected.truth.tensors, expected.native.tensors
+    prefix = f"{k}."
+    outputs = sorted(key for key in truth if key.startswith(prefix + "output"))
+    for key in outputs:
+        target = key.removeprefix(prefix)
+        out = tensors.get(f"{index}.{key}")
+        ref_out = truth[key]
+        if out is None:
+            what = notes.get(f"{k}.output_type", "nothing usable")
+            judgement.checks.append(
+                check(target, False, f"forward returned {what}, not what the contract asks", k)
+            )
+            return
+        if list(out.shape) != list(ref_out.shape):
+            judgement.checks.append(
+                check(
+                    target,
+                    False,
+                    f"{target} shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
+                    k,
+                    shape=list(out.shape),
+                    dtype=wire.DTYPE_NAMES.get(out.dtype),
+                )
+            )
+            return
+        want = native[key].dtype
+        if out.dtype != want:
+            judgement.wrong_dtype = True
+            judgement.checks.append(
+                check(
+                    f"{target} dtype",
+                    False,
+                    f"is {wire.DTYPE_NAMES.get(out.dtype)}, expected "
+                    f"{wire.DTYPE_NAMES.get(want)} (the input's)",
+                    k,
+                    shape=list(out.shape),
+                    dtype=wire.DTYPE_NAMES.get(out.dtype),
+                )
+            )
+        learner[key] = out
+        judgement.checks.append(
+            _value_check(check, target, k, out, ref_out, native.get(key), case, spec, key)
+        )
+    n_inputs = len(step.inputs)
+    for i, original in enumerate(step.inputs):
+        suffix = "" if n_inputs == 1 else f"[{i}]"
+        after = tensors.get(f"{index}.{k}.input_after{suffix}")
+        if (
+            after is None
+            or after.shape != original.shape
+            or after.dtype != original.dtype
+            or not torch.equal(after, original)
+        ):
+            judgement.mutated = True
+            judgement.checks.append(
+                check(
+                    f"input{suffix} unchanged",
+                    False,
+                    "forward modified its input tensor in place",
+                    k,
+                )
+            )
+    for key, ref_grad in truth.items():
+        if not key.startswith(prefix + "grad."):
+            continue
+        name = key.removeprefix(prefix + "grad.")
+        target = f"grad of {name}"
+        theirs = tensors.get(f"{index}.{key}")
+        if theirs is None or key in missing:
+            judgement.checks.append(
+                check(
+                    target,
+                    False,
+                    f"no gradient reached {name}: it is not used in forward, or it is detached",
+                    k,
+                )
+            )
+            continue
+        if list(theirs.shape) != list(ref_grad.shape):
+            judgement.checks.append(
+                check(target, False, f"gradient shape {tuple(theirs.shape)}", k)
+            )
+            continue
+        learner[key] = theirs
+        judgement.checks.append(
+            _value_check(check, target, k, theirs, ref_grad, native.get(key), case, spec, key)
+        )
+    for key, ref_buf in truth.items():
+        if not key.startswith(prefix + "buffer."):
+            continue
+        name = key.removeprefix(prefix + "buffer.")
+        target = f"buffer {name}"
+        theirs = tensors.get(f"{index}.{key}")
+        if theirs is None or list(theirs.shape) != list(ref_buf.shape):
+            judgement.checks.append(check(target, False, f"buffer {name} missing after", k))
+            continue
+        if not ref_buf.is_floating_point():
+            same = theirs.dtype == ref_buf.dtype and torch.equal(theirs, ref_buf)
+            judgement.checks.append(
+                check(
+                    target,
+                    same,
+                    "matches" if same else f"is {_short(theirs)}, expected {_short(ref_buf)}",
+                    k,
+                )
+            )
+            continue
+        learner[key] = theirs
+        judgement.checks.append(
+            _value_check(check, target, k, theirs, ref_buf, native.get(key), case, spec, key)
+        )
+
+
+def _short(t: torch.Tensor) -> str:
+    flat = t.reshape(-1)[:4].tolist()
+    return str(flat if t.numel() > 1 else flat[0] if t.numel() else [])[:80]
+
+
 def _value_check(
     check: Callable[..., Check],
     target: str,
+    k: int,
     actual: torch.Tensor,
     truth: torch.Tensor,
     native: torch.Tensor | None,
     case: Case,
     spec: ExerciseSpec,
+    key: str,
 ) -> Check:
-    cmp = compare(actual, truth, native, case.x.dtype, spec.tolerance_scale, _floor(case, target))
+    cmp = compare(actual, truth, native, case.dtype, spec.tolerance_scale, _floor_for(case, key))
     if cmp.passed:
         message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
     elif cmp.nonfinite:
@@ -388,6 +682,7 @@ def _value_check(
         target,
         cmp.passed,
         message,
+        k,
         shape=list(actual.shape),
         dtype=wire.DTYPE_NAMES.get(actual.dtype),
         max_abs_error=_finite(cmp.max_abs),
@@ -397,42 +692,28 @@ def _value_check(
     )
 
 
-def _floor(case: Case, target: str) -> float:
-    """A magnitude below which an output or gradient counts as zero: a thousandth of what
-    flows in (the input for the output, the upstream gradient for gradients)."""
-    source = case.x if target == "output" or case.grad_output is None else case.grad_output
-    return 1e-3 * float(source.detach().abs().max()) if source.numel() else 0.0
-
-
-def _outcome_tensors(outcome: harness.Outcome) -> dict[str, torch.Tensor]:
-    found = {} if outcome.output is None else {"output": outcome.output.detach()}
-    found.update({f"grad.{k}": g for k, g in outcome.grads.items() if g is not None})
-    return found
-
-
 def _matches(
-    mistake: KnownMistake, cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]]
+    spec: ExerciseSpec,
+    mistake: KnownMistake,
+    cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
 ) -> bool:
     """Does the learner's outcome agree with this mistake's on every failing case, and does the
     mistake differ from the reference on at least one of them (else agreeing means nothing)?"""
     informative = False
     for case, learner, reference in cases:
         try:
-            expected = expected_outcome(mistake.build, case)
+            expected = expected_outcome(mistake.build, case, spec)
         except Exception:
             return False
-        truth, native = _outcome_tensors(expected.truth), _outcome_tensors(expected.native)
-        ref_truth, ref_native = (
-            _outcome_tensors(reference.truth),
-            _outcome_tensors(reference.native),
-        )
-        if "output" not in truth:
+        truth, native = expected.truth.tensors, expected.native.tensors
+        ref_truth, ref_native = reference.truth.tensors, reference.native.tensors
+        if not any(".output" in k for k in truth):
             return False
         for key, actual in learner.items():
             if key not in truth or truth[key].shape != actual.shape:
                 return False
-            floor = _floor(case, "output" if key == "output" else "grad")
-            dtype = case.x.dtype
+            floor = _floor_for(case, key)
+            dtype = case.dtype
             # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
             # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
             candidates = [truth[key]] + ([native[key]] if key in native else [])
@@ -451,10 +732,12 @@ def _structural_match(
 ) -> KnownMistake | None:
     for mistake in spec.mistakes:
         try:
-            module = harness.instantiate(mistake.build, case)
+            subject = harness.instantiate(mistake.build, case, spec.kind)
         except Exception:
             continue
-        shapes = {k: list(p.shape) for k, p in module.named_parameters()}
+        if subject.module is None:
+            continue
+        shapes = {k: list(p.shape) for k, p in subject.module.named_parameters()}
         if shapes == dict(parameters):
             return mistake
     return None
@@ -468,6 +751,14 @@ def _diagnosis(m: KnownMistake) -> Diagnosis:
         title_zh=m.title_zh,
         explanation_zh=m.explanation_zh,
     )
+
+
+def _entry_noun(spec: ExerciseSpec) -> str:
+    if spec.kind == "function":
+        return f"def {spec.class_name}(...)"
+    if spec.kind == "autograd_function":
+        return f"class {spec.class_name}(torch.autograd.Function)"
+    return f"class {spec.class_name}(nn.Module)"
 
 
 def decide(
@@ -501,6 +792,23 @@ def decide(
             "Look for os._exit, sys.exit, a segfault in a C call, or memory exhaustion.",
             error={"detail": str(exc)[:200], "signal": signal},
         )
+    try:
+        return _decide(spec, cases, header, tensors, expected)
+    except Exception as exc:  # a forged answer we did not foresee: never a 5xx
+        return Verdict(
+            status="crashed",
+            message="Your code's process answered something the grader cannot read.",
+            error={"detail": f"{type(exc).__name__}: {exc}"[:200], "signal": signal},
+        )
+
+
+def _decide(
+    spec: ExerciseSpec,
+    cases: Sequence[Case],
+    header: Mapping[str, Any],
+    tensors: Mapping[str, torch.Tensor],
+    expected: Sequence[Expected] | None,
+) -> Verdict:
     stdout, stderr = str(header.get("stdout", ""))[:10000], str(header.get("stderr", ""))[:10000]
     base: dict[str, Any] = {"stdout": stdout, "stderr": stderr, "cases_total": len(cases)}
     # Only names the spec bans count (and are echoed): the child could report anything.
@@ -528,7 +836,7 @@ def decide(
     if header.get("missing_class") or header.get("not_a_module"):
         return Verdict(
             status="error",
-            message=f"Your code must define `class {spec.class_name}(nn.Module)`.",
+            message=f"Your code must define `{_entry_noun(spec)}`.",
             **base,
         )
     entries = header.get("cases")
@@ -539,7 +847,9 @@ def decide(
         entry = entries[i] if i < len(entries) and isinstance(entries[i], dict) else None
         if entry is not None and entry.get("name") != case.name:
             entry = None
-        reference = expected[i] if expected is not None else expected_outcome(spec.reference, case)
+        reference = (
+            expected[i] if expected is not None else expected_outcome(spec.reference, case, spec)
+        )
         j = _judge_case(spec, case, i, entry, tensors, reference)
         judgements.append((case, j))
         checks.extend(j.checks)
@@ -563,17 +873,19 @@ def decide(
         case, j = errored
         err = j.error or {}
         where = f" at line {err.get('line')} of your code" if err.get("line") else ""
+        step = j.checks[0].step_description
         return Verdict(
             status="error",
             message=f"Your code raised {err.get('type')}{where} on case '{case.name}' "
-            f"({case.description}): {err.get('message')}",
+            f"({case.description})" + (f", {step}" if step else "") + f": {err.get('message')}",
             error=err,
             **base,
         )
     first_check = next(c for c in first.checks if not c.passed)
+    step = f", {first_check.step_description}" if first_check.step_description else ""
     message = (
         f"{len(failing)} of {len(cases)} cases failed. First: '{first_case.name}' "
-        f"({first_case.description}): {first_check.target} {first_check.message}."
+        f"({first_case.description}){step}: {first_check.target} {first_check.message}."
     )
     diagnosis = _diagnose(spec, failing)
     if diagnosis is not None:
@@ -588,6 +900,12 @@ def _diagnose(
         return IN_PLACE
     if any(j.wrong_dtype for _, j in failing):
         return WRONG_DTYPE
+    if any(j.reinitialised for _, j in failing):
+        return REINITIALISED
+    if any(j.calls for _, j in failing):
+        return CALL_COUNT
+    if any(j.foreign_backward for _, j in failing):
+        return FOREIGN_BACKWARD
     structural = next(((c, j) for c, j in failing if j.parameters is not None), None)
     if structural is not None:
         case, j = structural
@@ -600,6 +918,6 @@ def _diagnose(
     if not comparable:
         return None
     for mistake in spec.mistakes:
-        if _matches(mistake, comparable):
+        if _matches(spec, mistake, comparable):
             return _diagnosis(mistake)
     return None

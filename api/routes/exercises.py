@@ -23,6 +23,7 @@ def read_exercises(
             "slug": e.slug,
             "title": e.title(lang),
             "topic": e.meta.topic,
+            "topics": list(e.meta.topics),
             "difficulty": e.meta.difficulty,
             "status": mine[e.slug]["status"],
         }
@@ -39,6 +40,8 @@ def read_exercise(
         "slug": exercise.slug,
         "title": exercise.title(lang),
         "topic": exercise.meta.topic,
+        "topics": list(exercise.meta.topics),
+        "kind": exercise.spec.kind,
         "difficulty": exercise.meta.difficulty,
         "lang": lang,
         "prompt": exercise.prompt[lang],

@@ -3,11 +3,13 @@
 pre-norm (norm_first=True, GPT-2 onwards):  x + dropout(sublayer(norm(x)))
 post-norm (norm_first=False, the 2017 paper): norm(x + dropout(sublayer(x)))
 
-The grader builds the sublayer (``harness.build_sublayer``: a Linear, a small GELU MLP, or a
-Linear fixed at zero) and passes it to the constructor; its parameters arrive in the state dict
-as ``sublayer.*``. Train-mode cases seed torch before the forward, so a learner's dropout mask
-equals the reference's only if dropout is drawn once, on the sublayer's output, like
-``nn.Dropout`` / ``F.dropout`` do.
+The grader builds the sublayer from the module-argument registry (``api/grading/modargs.py``: a
+Linear, a small GELU MLP, one with its own dropout, or a Linear fixed at zero) and passes it to
+the constructor; its parameters arrive in the state dict as ``sublayer.*``, or, in the
+default-init case, stay as built (the same seed on both sides). The contract calls the
+sublayer once per forward; the grader counts. Train-mode cases seed torch before the
+forward, so a learner's dropout mask equals the reference's only if dropout is drawn once, on
+the sublayer's output, like ``nn.Dropout`` / ``F.dropout`` do.
 """
 
 from __future__ import annotations
@@ -16,18 +18,30 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from api.grading import modargs
 from api.grading.draw import (
     affine_bias,
     affine_weight,
-    case,
+    call,
+    choice,
     describe,
     linear_bias,
     linear_weight,
     normal,
+    scenario,
     seed,
     shape_for,
+    update,
 )
-from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Sublayer, SublayerKind
+from api.grading.spec import (
+    Case,
+    ExerciseSpec,
+    InitValue,
+    KnownMistake,
+    Layout,
+    ModuleArg,
+    Step,
+)
 
 
 class ResidualBlock(nn.Module):
@@ -63,35 +77,28 @@ class ResidualBlock(nn.Module):
 
 
 def _sublayer_state(
-    gen: torch.Generator, desc: Sublayer, dtype: torch.dtype
+    gen: torch.Generator, desc: ModuleArg, dtype: torch.dtype
 ) -> dict[str, torch.Tensor]:
-    d, h = desc.dim, desc.hidden
+    d = desc.dims[0]
     if desc.kind == "linear":
         return {
             "sublayer.weight": linear_weight(gen, d, d, dtype),
             "sublayer.bias": linear_bias(gen, d, dtype),
         }
-    if desc.kind == "mlp":
+    if desc.kind in ("mlp", "noisy_mlp"):
+        h = desc.dims[1]
+        last = 2 if desc.kind == "mlp" else 3  # the Dropout sits before the last Linear
         return {
             "sublayer.0.weight": linear_weight(gen, h, d, dtype),
             "sublayer.0.bias": linear_bias(gen, h, dtype),
-            "sublayer.2.weight": linear_weight(gen, d, h, dtype),
-            "sublayer.2.bias": linear_bias(gen, d, dtype),
+            f"sublayer.{last}.weight": linear_weight(gen, d, h, dtype),
+            f"sublayer.{last}.bias": linear_bias(gen, d, dtype),
         }
     # "zero": F(x) = 0 exactly, the block must reduce to x (pre-norm) or norm(x) (post-norm).
     return {
         "sublayer.weight": torch.zeros(d, d, dtype=dtype),
         "sublayer.bias": torch.zeros(d, dtype=dtype),
     }
-
-
-def _sublayer_name(desc: Sublayer) -> str:
-    if desc.kind == "linear":
-        return f"sublayer = Linear({desc.dim}, {desc.dim})"
-    if desc.kind == "mlp":
-        d, h = desc.dim, desc.hidden
-        return f"sublayer = Linear({d}, {h}) -> GELU -> Linear({h}, {d})"
-    return "sublayer = Linear fixed at zero (F(x) = 0)"
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -102,7 +109,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         name: str,
         *,
         norm_first: bool | None,
-        kind: SublayerKind,
+        kind: str,
         shape: tuple[int, ...],
         dtype: torch.dtype,
         hidden: int = 0,
@@ -112,9 +119,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         what: str = "N(0,1)",
         scale: float = 1.0,
         shift: float = 0.0,
+        default_init: bool = False,
+        then_update: bool = False,
+        layout: Layout = "contiguous",
     ) -> None:
         dim = shape[-1]
-        desc = Sublayer(kind, dim, hidden)
+        desc = ModuleArg(kind, (dim, hidden) if hidden else (dim,), init_seed=seed(gen))
         x = normal(gen, shape, dtype, std=scale) + shift
         # None leaves the argument out: the constructor's defaults are part of the contract.
         kwargs: dict[str, InitValue] = {"dim": dim}
@@ -122,35 +132,57 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             kwargs["norm_first"] = norm_first
         if dropout is not None:
             kwargs["dropout"] = dropout
-        state = {
-            "norm.weight": affine_weight(gen, dim, dtype),
-            "norm.bias": affine_bias(gen, dim, dtype),
-            **_sublayer_state(gen, desc, dtype),
-        }
+        state = None
+        if not default_init:
+            state = {
+                "norm.weight": affine_weight(gen, dim, dtype),
+                "norm.bias": affine_bias(gen, dim, dtype),
+                **_sublayer_state(gen, desc, dtype),
+            }
         pre = norm_first is None or norm_first
         p = 0.0 if dropout is None else dropout
+        stochastic = train and (p > 0 or kind == "noisy_mlp")
         extra = [
             "pre-norm" if pre else "post-norm",
             f"norm_first = {pre}" + (" (default)" if norm_first is None else ""),
-            _sublayer_name(desc),
+            modargs.describe("sublayer", desc),
             f"dropout = {p:g}" + (" (default)" if dropout is None else ""),
             "train mode (seeded)" if train else "eval mode",
-            "random norm weight/bias and sublayer parameters",
+            "default init (the sublayer as given, norm weight 1 and bias 0)"
+            if default_init
+            else "random norm weight/bias and sublayer parameters",
         ]
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
+        if then_update:
+            extra.append("then an update and an eval-mode call on a batch of 1")
         if not backward:
             extra.append("forward only, under torch.no_grad()")
-        cases.append(
-            case(
-                name=name,
-                description=describe(x, what, *extra),
-                x=x,
-                init_kwargs=kwargs,
-                state=state,
-                gen=gen,
+        steps: list[Step] = [
+            call(
+                gen,
+                x,
                 backward=backward,
                 train=train,
-                case_seed=seed(gen) if train else 0,
-                sublayer=desc,
+                seed=seed(gen) if train else 0,
+                layout=layout,
+            )
+        ]
+        if then_update:
+            assert state is not None
+            steps += [
+                update(gen, state),
+                call(gen, normal(gen, (1, *shape[1:]), dtype), note="after the update"),
+            ]
+        cases.append(
+            scenario(
+                name=name,
+                description=describe(x, what, *extra),
+                steps=steps,
+                init_kwargs=kwargs,
+                state=state,
+                module_args={"sublayer": desc},
+                stochastic=stochastic,
             )
         )
 
@@ -161,13 +193,31 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         shape=shape_for(gen, 3, 64),
         dtype=f32,
     )
-    add("post_linear", norm_first=False, kind="linear", shape=shape_for(gen, 3, 64), dtype=f32)
     add(
-        "pre_mlp_f64",
+        "post_linear_transposed",
+        norm_first=False,
+        kind="linear",
+        shape=shape_for(gen, 3, 64),
+        dtype=f32,
+        layout="transposed",
+    )
+    # A small variance: the norm's eps (1e-5, nn.LayerNorm's) matters here, so a block whose
+    # norm has another eps fails by far more than the tolerance.
+    add(
+        "post_small_variance",
+        norm_first=False,
+        kind="zero",
+        shape=shape_for(gen, 3, 48),
+        dtype=f32,
+        what="N(0,1) * 3e-3",
+        scale=3e-3,
+    )
+    add(
+        "pre_mlp_4d_f64",
         norm_first=True,
         kind="mlp",
         hidden=128,
-        shape=shape_for(gen, 2, 32),
+        shape=shape_for(gen, 4, 32),
         dtype=f64,
     )
     add(
@@ -179,7 +229,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         dtype=f64,
     )
     add("pre_zero_sublayer", norm_first=True, kind="zero", shape=shape_for(gen, 2, 48), dtype=f32)
-    add("post_zero_sublayer", norm_first=False, kind="zero", shape=shape_for(gen, 3, 48), dtype=f32)
+    # The sublayer as given, never loaded: a block that re-initialises it shows here.
+    add(
+        "pre_default_init",
+        norm_first=True,
+        kind="linear",
+        shape=shape_for(gen, 2, 40),
+        dtype=f32,
+        default_init=True,
+    )
     add(
         "pre_dropout_train",
         norm_first=True,
@@ -188,6 +246,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         dtype=f32,
         dropout=0.3,
         train=True,
+        then_update=True,
     )
     add(
         "post_dropout_train_f64",
@@ -197,6 +256,16 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         shape=shape_for(gen, 3, 32),
         dtype=f64,
         dropout=0.3,
+        train=True,
+    )
+    # A sublayer with its own randomness: calling it twice cannot go unseen.
+    add(
+        "post_noisy_sublayer_train",
+        norm_first=False,
+        kind="noisy_mlp",
+        hidden=64,
+        shape=shape_for(gen, 2, 32),
+        dtype=f32,
         train=True,
     )
     # Dropout configured but the module in eval mode: it must be the identity.
@@ -218,11 +287,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         dropout=0.3,
     )
     add("pre_vector_1d", norm_first=True, kind="linear", shape=(96,), dtype=f32)
+    # A feature size that is no power of two: code that chunks by 128 shows.
     add(
-        "post_shifted",
+        "post_shifted_odd_dim",
         norm_first=False,
-        kind="linear",
-        shape=shape_for(gen, 2, 56),
+        kind="mlp",
+        hidden=32,
+        shape=shape_for(gen, 2, choice(gen, [200, 300])),
         dtype=f64,
         what="3 * N(0,1) + 2",
         scale=3.0,

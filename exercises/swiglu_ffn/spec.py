@@ -10,8 +10,17 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from api.grading.draw import case, choice, describe, linear_weight, normal, shape_for
-from api.grading.spec import Case, ExerciseSpec, KnownMistake
+from api.grading.draw import (
+    call,
+    choice,
+    describe,
+    linear_weight,
+    normal,
+    scenario,
+    shape_for,
+    update,
+)
+from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
 def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
@@ -45,6 +54,8 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         *,
         scale: float = 1.0,
         backward: bool = True,
+        layout: Layout = "contiguous",
+        train_update_eval: bool = False,
     ) -> None:
         dim = shape[-1]
         x = normal(gen, shape, dtype, std=scale)
@@ -54,21 +65,32 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             "w3.weight": linear_weight(gen, hidden, dim, dtype),
         }
         extra = [f"hidden_dim = {hidden}", "random w1/w2/w3 (std 1/sqrt(fan_in))"]
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
         if not backward:
             extra.append("forward only, under torch.no_grad()")
+        steps: list[Step] = [call(gen, x, backward=backward, layout=layout)]
+        if train_update_eval:
+            # The contract has no dropout: train mode must give the eval-mode output. And a
+            # weight fused or cached on the first call must follow the update.
+            extra.append("train, update, eval")
+            steps = [
+                call(gen, x, train=True),
+                update(gen, state),
+                call(gen, normal(gen, (1, *shape[1:]), dtype), note="after the update"),
+            ]
         cases.append(
-            case(
+            scenario(
                 name=name,
                 description=describe(x, what, *extra),
-                x=x,
+                steps=steps,
                 init_kwargs={"dim": dim, "hidden_dim": hidden},
                 state=state,
-                gen=gen,
-                backward=backward,
             )
         )
 
     add("normal_2d", "N(0,1)", shape_for(gen, 2, 64), 172, f32)  # Llama's 8/3 * dim, rounded
+    add("train_update_eval", "N(0,1)", shape_for(gen, 3, 32), 88, f32, train_update_eval=True)
     add("vector_1d", "N(0,1)", (choice(gen, [24, 32, 48]),), 86, f32)
     add("normal_3d_f64", "N(0,1)", shape_for(gen, 3, 48), 128, f64)
     add("normal_4d", "N(0,1)", shape_for(gen, 4, 16), 40, f32)
@@ -81,6 +103,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     add("large_scale", "8 * N(0,1)", shape_for(gen, 2, 24), 64, f32, scale=8.0)
     add("tiny_scale", "N(0,1) * 1e-3", shape_for(gen, 2, 40), 96, f64, scale=1e-3)
     add("forward_no_grad", "N(0,1)", shape_for(gen, 3, 32), 64, f32, backward=False)
+    add(
+        "transposed_odd_dim",
+        "N(0,1)",
+        shape_for(gen, 3, choice(gen, [200, 300]), max_rows=16),
+        72,
+        f32,
+        layout="transposed",
+    )
     return cases
 
 

@@ -98,7 +98,7 @@ def test_run_job_end_to_end_under_full_lock_down(
     expected = torch.nn.functional.layer_norm(
         case.x, (16,), case.state["weight"], case.state["bias"]
     )
-    torch.testing.assert_close(tensors["0.output"], expected)
+    torch.testing.assert_close(tensors["0.0.output"], expected)  # case 0, step 0
 
 
 def test_lazy_imports_and_tracebacks_still_work(

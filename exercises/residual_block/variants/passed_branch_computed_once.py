@@ -1,0 +1,22 @@
+# expect: passed
+import torch
+from torch import nn
+
+
+class ResidualBlock(nn.Module):
+    def __init__(
+        self, dim: int, sublayer: nn.Module, norm_first: bool = True, dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.sublayer = sublayer
+        self.dropout = nn.Dropout(dropout)
+        self.norm_first = norm_first
+        self.last_branch_norm = 0.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.norm(x) if self.norm_first else x
+        branch = self.sublayer(h)
+        self.last_branch_norm = float(branch.detach().norm())  # logged from the same tensor
+        out = x + self.dropout(branch)
+        return out if self.norm_first else self.norm(out)

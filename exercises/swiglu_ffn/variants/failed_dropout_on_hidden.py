@@ -1,0 +1,17 @@
+# expect: failed class=training_mode
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class SwiGLUFFN(nn.Module):
+    def __init__(self, dim: int, hidden_dim: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+        # Not in the contract: the hidden activations are dropped in training.
+        self.drop = nn.Dropout(0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.w2(self.drop(F.silu(self.w1(x)) * self.w3(x)))

@@ -1,0 +1,135 @@
+"""The verdict reads the child's answer as hostile data: forged or malformed answers give a
+``failed`` or ``crashed`` verdict of bounded size, never an exception (a 5xx over HTTP).
+
+In-process: the answers are forged frames handed straight to ``verdict.decide``, which is
+exactly what the parent does with the bytes a slot server relays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+
+from api.catalog import load_catalog
+from api.grading import verdict, wire
+from api.grading.spec import Case, ExerciseSpec
+from tests.support import REPO
+
+CATALOG = load_catalog(REPO / "exercises")
+SLUGS = list(CATALOG)
+LONG = "x" * 100_000
+
+
+def _cases(spec: ExerciseSpec) -> list[Case]:
+    return spec.make_cases(torch.Generator().manual_seed(5))
+
+
+def _decide(spec: ExerciseSpec, cases: list[Case], body: bytes) -> verdict.Verdict:
+    return verdict.decide(
+        spec, cases, body=body, timed_out=False, truncated=False, signal=None, time_limit=5.0
+    )
+
+
+def _huge_names(cases: list[Case]) -> dict[str, Any]:
+    names = {f"{LONG[:300]}{i}": [1 << 60, -5, 3] for i in range(1000)}
+    return {"cases": [{"name": c.name, "parameters": names, "buffers": names} for c in cases]}
+
+
+def _long_errors(cases: list[Case]) -> dict[str, Any]:
+    return {
+        "cases": [
+            {"name": c.name, "error": {"type": LONG, "message": LONG, "line": LONG}, "step": 10**9}
+            for c in cases
+        ],
+        "stdout": LONG,
+        "stderr": LONG,
+    }
+
+
+def _wrong_types(cases: list[Case]) -> dict[str, Any]:
+    return {
+        "cases": [
+            {
+                "name": c.name,
+                "parameters": "all of them",
+                "buffers": [1, 2],
+                "missing": {"a": 1},
+                "calls": ["x"] * 5000,
+                "notes": LONG,
+                "loaded": "yes",
+            }
+            for c in cases
+        ],
+        "banned_calls": {"torch.nn.LayerNorm": True},
+        "load_error": None,
+    }
+
+
+def _lying_counts(cases: list[Case]) -> dict[str, Any]:
+    entries = []
+    for c in cases:
+        entries.append(
+            {
+                "name": c.name,
+                "parameters": {},
+                "buffers": {},
+                "missing": [LONG] * 1000,
+                "calls": {f"{k}.sublayer": -(10**30) for k in range(1000)},
+                "notes": {f"{k}.output_type": LONG for k in range(1000)},
+            }
+        )
+    return {"cases": entries, "not_a_module": LONG}
+
+
+FORGERIES: dict[str, Callable[[list[Case]], dict[str, Any]]] = {
+    "huge_names": _huge_names,
+    "long_errors": _long_errors,
+    "wrong_types": _wrong_types,
+    "lying_counts": _lying_counts,
+}
+
+
+@pytest.mark.parametrize("forgery", list(FORGERIES))
+@pytest.mark.parametrize("slug", SLUGS)
+def test_forged_answer_gives_a_bounded_verdict(slug: str, forgery: str) -> None:
+    spec = CATALOG[slug].spec
+    cases = _cases(spec)
+    body = wire.encode(FORGERIES[forgery](cases), {})
+    result = _decide(spec, cases, body)
+    assert result.status in {"failed", "error", "crashed"}, result.message
+    assert len(result.model_dump_json()) < verdict.MAX_VERDICT_BYTES
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_tensors_of_the_wrong_shape_and_dtype_fail(slug: str) -> None:
+    """Outputs, gradients and buffers under the right keys but of any shape or dtype."""
+    spec = CATALOG[slug].spec
+    cases = _cases(spec)
+    tensors: dict[str, torch.Tensor] = {}
+    entries = []
+    for i, c in enumerate(cases):
+        expected = verdict.expected_outcome(spec.reference, c, spec)
+        for key, t in expected.native.tensors.items():
+            forged = torch.zeros(3, dtype=torch.int64) if i % 2 else torch.ones_like(t).bool()
+            tensors[f"{i}.{key}"] = forged
+        entries.append(
+            {
+                "name": c.name,
+                "parameters": expected.native.parameters,
+                "buffers": expected.native.buffers,
+            }
+        )
+    result = _decide(spec, cases, wire.encode({"cases": entries}, tensors))
+    assert result.status == "failed", result.message
+    assert len(result.model_dump_json()) < verdict.MAX_VERDICT_BYTES
+
+
+def test_malformed_frame_is_a_crash_with_a_plain_message() -> None:
+    spec = CATALOG[SLUGS[0]].spec
+    cases = _cases(spec)
+    result = _decide(spec, cases, b"\x00\x00\x00\x05{not json")
+    assert result.status == "crashed"
+    assert "ended the process before it answered" in result.message
