@@ -73,57 +73,6 @@ def steps_for(
     return steps
 
 
-# ---------------------------------------------------------------------------- feed_forward
-
-
-def feed_forward_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
-    cases: list[ModuleCase | RaisesCase] = []
-
-    def add(
-        name: str,
-        shape: tuple[int, ...],
-        dtype: torch.dtype,
-        *,
-        d_ff: int | None = None,
-        activation: str | None = None,
-        dropout: float | None = None,
-        modes: Sequence[bool] = (True, True, False),
-        **kw: Any,
-    ) -> None:
-        d_model = shape[-1]
-        hidden = 4 * d_model if d_ff is None else d_ff
-        init: dict[str, Any] = {"d_model": d_model}
-        if d_ff is not None:
-            init["d_ff"] = d_ff
-        if activation is not None:
-            init["activation"] = activation
-        if dropout is not None:
-            init["dropout"] = dropout
-        state = {
-            "linear1.weight": lin(gen, hidden, d_model, dtype),
-            "linear1.bias": vec(gen, hidden, dtype),
-            "linear2.weight": lin(gen, d_model, hidden, dtype),
-            "linear2.bias": vec(gen, d_model, dtype),
-        }
-        steps = steps_for(gen, shape, dtype, modes, **kw)
-        cases.append(ModuleCase(name, init, state, steps, seed=len(cases)))
-
-    add("defaults_train_eval_3d", (2, 5, 16), F32)  # gelu, dropout 0.1, d_ff = 64
-    add("relu_train_eval", (3, 24), F64, d_ff=40, activation="relu", dropout=0.3)
-    add("gelu_dropout_half_f64", (4, 12), F64, d_ff=48, dropout=0.5)
-    add("no_dropout_train_4d", (2, 1, 3, 7), F64, d_ff=5, dropout=0.0, modes=(True, True))
-    add("eval_only_dropout", (6, 20), F32, d_ff=30, dropout=0.5, modes=(False, False))
-    add("large_inputs_gelu", (5, 32), F64, d_ff=64, dropout=0.0, scale=8.0, modes=(False,))
-    add("default_width_odd_dim", (3, 7), F64, modes=(False, True))  # d_ff = 28
-    add("default_width_200", (2, 200), F32, dropout=0.0, modes=(False,))  # d_ff = 800
-    add("narrow_hidden_1", (4, 9), F64, d_ff=1, activation="relu", modes=(True, False))
-    add("vector_1d", (48,), F32, d_ff=96, dropout=0.2)
-    add("transposed_input", (2, 8, 300), F32, d_ff=64, dropout=0.1, transpose=True)
-    add("leading_one", (1, 1, 16), F64, d_ff=32, activation="relu", dropout=0.25)
-    cases.append(RaisesCase("unknown_activation", {"d_model": 8, "activation": "swish"}))
-    return cases
-
-
 # ---------------------------------------------------------------------------- glu_ffn
 
 
@@ -345,19 +294,6 @@ def check_banned(report: Report, folder: Path, banned: Sequence[str]) -> None:
             print(f"  {mark} rejected: {path.name} ({', '.join(sorted(used)) or 'nothing banned'})")
 
 
-def check_feed_forward(report: Report, gen: torch.Generator) -> None:
-    from drafts.feed_forward import mistakes, reference
-
-    check_exercise(
-        report,
-        "feed_forward",
-        "FeedForward",
-        reference.FeedForward,
-        mistakes.MISTAKES,
-        feed_forward_cases(gen),
-    )
-
-
 def check_glu_ffn(report: Report, gen: torch.Generator) -> None:
     from drafts.glu_ffn import mistakes, reference
 
@@ -417,7 +353,6 @@ def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
 
 
 EXERCISES: dict[str, Callable[[Report, torch.Generator], None]] = {
-    "feed_forward": check_feed_forward,
     "glu_ffn": check_glu_ffn,
     "ffn_block": check_ffn_block,
     "fused_add_rms_norm": check_fused_add_rms_norm,

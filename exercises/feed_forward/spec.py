@@ -1,30 +1,183 @@
-"""Known mistakes for ``feed_forward``, as runnable code with their bilingual text.
+"""Grading spec for ``feed_forward``: the classic two-layer Transformer FFN of the material.
 
-Each ``build`` has the exercise's constructor contract. Mistakes whose parameters differ from
-the contract (no bias, a wrong default width) are told apart by their parameter shapes, the
-others by outputs and gradients on the edge cases of ``reference.EDGE_CASES``.
+y = linear2(dropout(act(linear1(x)))) with act = exact GELU or ReLU, dropout on the hidden
+activation in training only, d_ff defaulting to 4 * d_model. Nothing is banned. Dropout is
+compared by replaying the random stream: the grader seeds torch's CPU generator before each call
+of the submission and of the reference, so one nn.Dropout / F.dropout / bernoulli_(1 - p) over
+the (..., d_ff) hidden tensor draws the same mask in both.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from drafts.feed_forward.reference import FeedForward, _lin
+from api.grading.draw import call, describe, linear_weight, normal, scenario, seed, update
+from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
-@dataclass(frozen=True)
-class Mistake:
-    name: str
-    title: str
-    explanation: str
-    title_zh: str
-    explanation_zh: str
-    build: Any
+def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    # What layer(x) computes, typed: nn.Module.__call__ returns Any.
+    return F.linear(x, layer.weight, layer.bias)
+
+
+ACTIVATIONS = ("gelu", "relu")
+
+
+class FeedForward(nn.Module):
+    def __init__(
+        self,
+        d_model: int,
+        d_ff: int | None = None,
+        activation: str = "gelu",
+        dropout: float = 0.1,
+    ) -> None:
+        super().__init__()
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be 'gelu' or 'relu', got {activation!r}")
+        d_ff = 4 * d_model if d_ff is None else d_ff
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+        self.activation = activation
+        self.dropout = nn.Dropout(dropout)
+
+    def act(self, h: torch.Tensor) -> torch.Tensor:
+        return F.gelu(h) if self.activation == "gelu" else F.relu(h)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h: torch.Tensor = self.dropout(self.act(_lin(self.linear1, x)))
+        return _lin(self.linear2, h)
+
+
+def first_input(steps: list[Step]) -> torch.Tensor:
+    return next(s.inputs[0] for s in steps if isinstance(s, Call))
+
+
+def make_cases(gen: torch.Generator) -> list[Case]:
+    f32, f64 = torch.float32, torch.float64
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        what: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        modes: tuple[bool, ...],
+        *,
+        d_ff: int | None = None,
+        activation: str | None = None,
+        dropout: float | None = None,
+        scale: float = 1.0,
+        layout: Layout = "contiguous",
+        serve: bool = False,
+        hidden_bias: float | None = None,
+    ) -> None:
+        """One call per mode (True: train), an update between calls; each call with backward,
+        except eval calls when ``serve`` (forward alone under no_grad, as when serving)."""
+        d_model = shape[-1]
+        hidden = 4 * d_model if d_ff is None else d_ff
+        init: dict[str, int | float | str] = {"d_model": d_model}
+        extra = []
+        if d_ff is not None:
+            init["d_ff"] = d_ff
+        if activation is not None:
+            init["activation"] = activation
+        if dropout is not None:
+            init["dropout"] = dropout
+        extra.append(", ".join(f"{k}={v!r}" for k, v in init.items()))
+        p = 0.1 if dropout is None else dropout
+        state = {
+            "linear1.weight": linear_weight(gen, hidden, d_model, dtype),
+            "linear1.bias": normal(gen, (hidden,), dtype, std=0.5),
+            "linear2.weight": linear_weight(gen, d_model, hidden, dtype),
+            "linear2.bias": normal(gen, (d_model,), dtype, std=0.5),
+        }
+        if hidden_bias is not None:
+            # Small weights and a shifted bias put every pre-activation near hidden_bias; no
+            # output bias, so the output is the activations' tail alone.
+            state["linear1.weight"] = state["linear1.weight"] * 0.1
+            state["linear1.bias"] = hidden_bias + normal(gen, (hidden,), dtype, std=0.2)
+            state["linear2.bias"] = torch.zeros(d_model, dtype=dtype)
+            extra.append(f"pre-activations near {hidden_bias}")
+        steps: list[Step] = []
+        for k, train in enumerate(modes):
+            if k:
+                steps.append(update(gen, state))
+            x = normal(gen, shape, dtype, std=scale)
+            note = "train mode" if train else "eval mode"
+            backward = train or not serve
+            steps.append(
+                call(
+                    gen, x, backward=backward, train=train, seed=seed(gen), layout=layout, note=note
+                )
+            )
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
+        extra.append(" then ".join("train" if t else "eval" for t in modes))
+        cases.append(
+            scenario(
+                name=name,
+                description=describe(first_input(steps), what, *extra),
+                steps=steps,
+                init_kwargs=init,
+                state=state,
+                stochastic=p > 0 and any(modes),
+            )
+        )
+
+    add("defaults_train_eval_3d", "N(0,1)", (2, 5, 16), f32, (True, True, False))
+    add(
+        "relu_dropout_03",
+        "N(0,1)",
+        (3, 24),
+        f64,
+        (True, False),
+        d_ff=40,
+        activation="relu",
+        dropout=0.3,
+    )
+    add("gelu_dropout_half", "N(0,1)", (4, 12), f64, (True, True), d_ff=48, dropout=0.5)
+    add("no_dropout_4d", "N(0,1)", (2, 1, 3, 7), f64, (True, True), d_ff=5, dropout=0.0)
+    add(
+        "eval_with_dropout",
+        "N(0,1)",
+        (6, 20),
+        f32,
+        (False, True, False),
+        d_ff=30,
+        dropout=0.5,
+        serve=True,
+    )
+    # GELU's tanh approximation shows where |z| is around 2 and beyond.
+    add("large_inputs_gelu", "8 * N(0,1)", (5, 32), f64, (False,), d_ff=64, dropout=0.0, scale=8.0)
+    # GELU's negative tail: pre-activations around -3, where the tanh formula is ~10% off.
+    add(
+        "gelu_negative_tail",
+        "N(0,1)",
+        (4, 16),
+        f64,
+        (False, True),
+        d_ff=24,
+        dropout=0.0,
+        hidden_bias=-3.0,
+    )
+    add("default_width_odd_dim", "N(0,1)", (3, 7), f64, (False, True))
+    add("default_width_120", "N(0,1)", (2, 120), f32, (False,), dropout=0.0)
+    add("narrow_hidden_1", "N(0,1)", (4, 9), f64, (True, False), d_ff=1, activation="relu")
+    add("vector_1d", "N(0,1)", (48,), f32, (True, False), d_ff=96, dropout=0.2)
+    add("transposed_300", "N(0,1)", (2, 8, 300), f32, (True, False), d_ff=64, layout="transposed")
+    add(
+        "batch_of_one",
+        "N(0,1)",
+        (1, 1, 16),
+        f64,
+        (True, False),
+        d_ff=32,
+        activation="relu",
+        dropout=0.25,
+    )
+    return cases
 
 
 class DropoutInEval(FeedForward):
@@ -73,14 +226,6 @@ class ActivationOnOutput(FeedForward):
         return self.act(super().forward(x))
 
 
-class UnknownActivationIsRelu(FeedForward):
-    # The material's `F.gelu if activation == "gelu" else F.relu`: "swish" becomes ReLU.
-    def __init__(
-        self, d_model: int, d_ff: int | None = None, activation: str = "gelu", dropout: float = 0.1
-    ) -> None:
-        super().__init__(d_model, d_ff, "gelu" if activation == "gelu" else "relu", dropout)
-
-
 class PaperWidthDefault(FeedForward):
     # d_ff = d_ff or 2048: the paper's number for d_model = 512, not 4 * d_model.
     def __init__(
@@ -100,7 +245,7 @@ class NoBias(FeedForward):
 
 
 MISTAKES = (
-    Mistake(
+    KnownMistake(
         name="dropout_in_eval",
         title="Dropout still active in eval mode",
         explanation=(
@@ -119,7 +264,7 @@ MISTAKES = (
         ),
         build=DropoutInEval,
     ),
-    Mistake(
+    KnownMistake(
         name="no_dropout",
         title="Dropout never applied",
         explanation=(
@@ -138,7 +283,7 @@ MISTAKES = (
         ),
         build=NoDropout,
     ),
-    Mistake(
+    KnownMistake(
         name="dropout_before_activation",
         title="Dropout applied before the activation",
         explanation=(
@@ -157,7 +302,7 @@ MISTAKES = (
         ),
         build=DropoutBeforeActivation,
     ),
-    Mistake(
+    KnownMistake(
         name="dropout_on_output",
         title="Dropout on the block's output instead of the hidden layer",
         explanation=(
@@ -174,7 +319,7 @@ MISTAKES = (
         ),
         build=DropoutOnOutput,
     ),
-    Mistake(
+    KnownMistake(
         name="dropout_twice",
         title="Dropout applied twice (hidden layer and output)",
         explanation=(
@@ -191,7 +336,7 @@ MISTAKES = (
         ),
         build=DropoutTwice,
     ),
-    Mistake(
+    KnownMistake(
         name="gelu_tanh_approximation",
         title="tanh-approximate GELU where the exact one is asked",
         explanation=(
@@ -209,7 +354,7 @@ MISTAKES = (
         ),
         build=TanhGelu,
     ),
-    Mistake(
+    KnownMistake(
         name="activation_ignored",
         title="The activation argument is ignored (always GELU)",
         explanation=(
@@ -225,7 +370,7 @@ MISTAKES = (
         ),
         build=ActivationIgnored,
     ),
-    Mistake(
+    KnownMistake(
         name="activation_on_output",
         title="An activation after linear2 as well",
         explanation=(
@@ -241,25 +386,7 @@ MISTAKES = (
         ),
         build=ActivationOnOutput,
     ),
-    Mistake(
-        name="unknown_activation_falls_back_to_relu",
-        title="An unknown activation name silently becomes ReLU",
-        explanation=(
-            "Your constructor accepted activation='swish' (or a typo like 'Gelu') and built a "
-            "ReLU block, because `F.gelu if activation == 'gelu' else F.relu` sends every other "
-            "string to ReLU. A misspelt config then trains a different model without a word. "
-            "Fix: accept exactly 'gelu' and 'relu' and raise ValueError for anything else."
-        ),
-        title_zh="未知的激活函数名被悄悄当成了 ReLU",
-        explanation_zh=(
-            "你的构造函数接受了 activation='swish'（或者拼错的 'Gelu'），却建出了 ReLU 模块，"
-            "因为 `F.gelu if activation == 'gelu' else F.relu` 会把其他所有字符串都送到 ReLU。"
-            "配置写错一个字母，训练的就是另一个模型，而且毫无提示。改法：只接受 'gelu' 和 "
-            "'relu'，其他取值抛出 ValueError。"
-        ),
-        build=UnknownActivationIsRelu,
-    ),
-    Mistake(
+    KnownMistake(
         name="paper_width_default",
         title="d_ff defaults to 2048 instead of 4 * d_model",
         explanation=(
@@ -275,7 +402,7 @@ MISTAKES = (
         ),
         build=PaperWidthDefault,
     ),
-    Mistake(
+    KnownMistake(
         name="no_bias",
         title="Linear layers without bias",
         explanation=(
@@ -292,4 +419,15 @@ MISTAKES = (
         ),
         build=NoBias,
     ),
+)
+
+SPEC = ExerciseSpec(
+    slug="feed_forward",
+    class_name="FeedForward",
+    reference=FeedForward,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    banned=(),
+    # Two matmuls over up to 800 hidden units.
+    tolerance_scale=2.0,
 )
