@@ -73,73 +73,6 @@ def steps_for(
     return steps
 
 
-# ---------------------------------------------------------------------------- glu_ffn
-
-
-def glu_ffn_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
-    cases: list[ModuleCase | RaisesCase] = []
-
-    def add(
-        name: str,
-        shape: tuple[int, ...],
-        dtype: torch.dtype,
-        init: dict[str, Any],
-        hidden: int,
-        modes: Sequence[bool] = (True, False),
-        **kw: Any,
-    ) -> None:
-        dim = shape[-1]
-        state = {
-            "w1.weight": lin(gen, hidden, dim, dtype),
-            "w2.weight": lin(gen, dim, hidden, dtype),
-            "w3.weight": lin(gen, hidden, dim, dtype),
-        }
-        steps = steps_for(gen, shape, dtype, modes, **kw)
-        cases.append(ModuleCase(name, {"dim": dim, **init}, state, steps, seed=len(cases)))
-
-    for act, dtype in (("swish", F32), ("gelu", F64), ("relu", F64)):
-        add(f"{act}_3d", (2, 5, 24), dtype, {"hidden_dim": 64, "activation": act}, 64)
-        add(f"{act}_large", (6, 16), F64, {"hidden_dim": 40, "activation": act}, 40, scale=8.0)
-    add("default_swish_sized", (3, 16), F64, {}, 256)  # int(128/3) = 42 -> 256
-    add("sized_multiple_7", (2, 10), F64, {"multiple_of": 7, "activation": "gelu"}, 28)
-    add("sized_multiplier", (4, 100), F32, {"multiple_of": 8, "ffn_dim_multiplier": 0.5}, 136)
-    add("sized_exact_multiple", (2, 96), F32, {"activation": "relu"}, 256)
-    add("sized_multiplier_15", (5, 64), F64, {"multiple_of": 32, "ffn_dim_multiplier": 1.5}, 256)
-    add("narrow_hidden_1", (3, 9), F64, {"hidden_dim": 1, "activation": "gelu"}, 1)
-    add("vector_1d", (48,), F32, {"hidden_dim": 128}, 128)
-    add("four_d_leading_one", (1, 2, 3, 8), F64, {"hidden_dim": 20, "activation": "relu"}, 20)
-    add("transposed_300", (2, 4, 300), F32, {"hidden_dim": 32}, 32, transpose=True)
-    add(
-        "repeated_training",
-        (4, 12),
-        F64,
-        {"hidden_dim": 30, "activation": "gelu"},
-        30,
-        modes=(True, True, True),
-    )
-    cases.append(RaisesCase("unknown_activation", {"dim": 8, "hidden_dim": 8, "activation": "glu"}))
-    return cases
-
-
-def check_hidden_dim(
-    report: Report,
-    label: str,
-    rule: Callable[..., int],
-    table: Sequence[tuple[tuple[int, int, float | None], int]],
-    *,
-    correct: bool,
-) -> None:
-    wrong = []
-    for args, expected in table:
-        try:
-            got: Any = rule(*args)
-        except Exception as exc:
-            got = f"{type(exc).__name__}"
-        if got != expected or type(got) is not int:
-            wrong.append((f"llama_hidden_dim{args}", f"{got!r} != {expected}"))
-    (report.expect_pass if correct else report.expect_fail)(f"{label} llama_hidden_dim", wrong)
-
-
 # ---------------------------------------------------------------------------- ffn_block
 
 
@@ -294,25 +227,6 @@ def check_banned(report: Report, folder: Path, banned: Sequence[str]) -> None:
             print(f"  {mark} rejected: {path.name} ({', '.join(sorted(used)) or 'nothing banned'})")
 
 
-def check_glu_ffn(report: Report, gen: torch.Generator) -> None:
-    from drafts.glu_ffn import mistakes, reference
-
-    table = reference.HIDDEN_DIM_TABLE
-    check_hidden_dim(report, "reference", reference.llama_hidden_dim, table, correct=True)
-    check_exercise(
-        report, "glu_ffn", "GLUFFN", reference.GLUFFN, mistakes.MISTAKES, glu_ffn_cases(gen)
-    )
-    folder = HERE / "glu_ffn"
-    for path in [folder / "solution.py", *sorted((folder / "variants").glob("correct_*"))]:
-        rule = load_class(path, "llama_hidden_dim")
-        check_hidden_dim(report, path.name, rule, table, correct=True)
-    starter_rule = load_class(folder / "starter.py", "llama_hidden_dim")
-    check_hidden_dim(report, "starter.py", starter_rule, table, correct=False)
-    for m in mistakes.MISTAKES:
-        if m.function is not None:
-            check_hidden_dim(report, f"mistake {m.name}", m.function, table, correct=False)
-
-
 def check_ffn_block(report: Report, gen: torch.Generator) -> None:
     from drafts.ffn_block import mistakes, reference
 
@@ -353,7 +267,6 @@ def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
 
 
 EXERCISES: dict[str, Callable[[Report, torch.Generator], None]] = {
-    "glu_ffn": check_glu_ffn,
     "ffn_block": check_ffn_block,
     "fused_add_rms_norm": check_fused_add_rms_norm,
 }

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import math  # noqa: F401  (math.sqrt: yours to use)
+import math  # noqa: F401  (math.sqrt, math.ceil: yours to use)
 
 import torch
 import torch.nn.functional as F  # noqa: F401  (F.silu, F.gelu, F.relu: yours to use)
@@ -25,9 +25,14 @@ class GLUFFN(nn.Module):
         ffn_dim_multiplier: float | None = None,
     ) -> None:
         super().__init__()
-        # The grader loads w1.weight (hidden, dim) gate, w2.weight (dim, hidden) down and
-        # w3.weight (hidden, dim) up, all bias-free; hidden = llama_hidden_dim(...) when None.
-        # activation: "swish" | "gelu" | "relu"; anything else raises ValueError.
+        if hidden_dim is None:
+            hidden_dim = llama_hidden_dim(dim, multiple_of, ffn_dim_multiplier)
+        # The grader loads w1.weight, w2.weight and w3.weight: keep these names and shapes.
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)  # gate
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)  # down
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)  # up
+        # Yours: the gate function for activation "swish" | "gelu" | "relu" (ValueError
+        # otherwise).
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # x: (..., dim) -> w2(act(w1(x)) * w3(x)) -> (..., dim)

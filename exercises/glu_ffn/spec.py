@@ -1,31 +1,202 @@
-"""Known mistakes for ``glu_ffn``, as runnable code with their bilingual text.
+"""Grading spec for ``glu_ffn``: the GLU family of FFNs in one module, and LLaMA's width rule.
 
-Sizing mistakes come twice: as the wrong ``llama_hidden_dim`` (``function``), and as a module
-whose default width uses it (``build``), told apart from the contract by parameter shapes.
+y = w2(act(w1(x)) * w3(x)), act = SiLU ("swish": SwiGLU), exact GELU ("gelu": GeGLU) or ReLU
+("relu": ReGLU); w1 gate, w3 up, w2 down, no biases. With hidden_dim=None the width is
+llama_hidden_dim(dim, multiple_of, ffn_dim_multiplier), so the sizing rule is graded through the
+parameter shapes (its mistakes are matched by them). Nothing is banned.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from drafts.glu_ffn.reference import GLUFFN, _lin
+from api.grading.draw import call, describe, linear_weight, normal, scenario, update
+from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
-@dataclass(frozen=True)
-class Mistake:
-    name: str
-    title: str
-    explanation: str
-    title_zh: str
-    explanation_zh: str
-    build: Any
-    function: Callable[..., int] | None = None
+def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    # What layer(x) computes, typed: nn.Module.__call__ returns Any.
+    return F.linear(x, layer.weight, layer.bias)
+
+
+GATES: dict[str, Callable[..., torch.Tensor]] = {"swish": F.silu, "gelu": F.gelu, "relu": F.relu}
+
+
+def llama_hidden_dim(
+    dim: int, multiple_of: int = 256, ffn_dim_multiplier: float | None = None
+) -> int:
+    hidden = int(2 * (4 * dim) / 3)
+    if ffn_dim_multiplier is not None:
+        hidden = int(ffn_dim_multiplier * hidden)
+    return multiple_of * ((hidden + multiple_of - 1) // multiple_of)
+
+
+class GLUFFN(nn.Module):
+    def __init__(
+        self,
+        dim: int,
+        hidden_dim: int | None = None,
+        activation: str = "swish",
+        multiple_of: int = 256,
+        ffn_dim_multiplier: float | None = None,
+    ) -> None:
+        super().__init__()
+        if activation not in GATES:
+            raise ValueError(f"activation must be one of {sorted(GATES)}, got {activation!r}")
+        if hidden_dim is None:
+            hidden_dim = self.size(dim, multiple_of, ffn_dim_multiplier)
+        self.activation = activation
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    @staticmethod
+    def size(dim: int, multiple_of: int, ffn_dim_multiplier: float | None) -> int:
+        return llama_hidden_dim(dim, multiple_of, ffn_dim_multiplier)
+
+    def gate(self, z: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = GATES[self.activation](z)
+        return out
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return _lin(self.w2, self.gate(_lin(self.w1, x)) * _lin(self.w3, x))
+
+
+def make_cases(gen: torch.Generator) -> list[Case]:
+    f32, f64 = torch.float32, torch.float64
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        what: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        init: dict[str, int | float | str],
+        hidden: int,
+        *,
+        scale: float = 1.0,
+        layout: Layout = "contiguous",
+        modes: tuple[bool, ...] = (True, False),
+        serve: bool = False,
+    ) -> None:
+        """One call per mode (True: train), an update between calls."""
+        dim = shape[-1]
+        state = {
+            "w1.weight": linear_weight(gen, hidden, dim, dtype),
+            "w2.weight": linear_weight(gen, dim, hidden, dtype),
+            "w3.weight": linear_weight(gen, hidden, dim, dtype),
+        }
+        steps: list[Step] = []
+        for k, train in enumerate(modes):
+            if k:
+                steps.append(update(gen, state))
+            x = normal(gen, shape, dtype, std=scale)
+            note = "train mode" if train else "eval mode"
+            backward = train or not serve
+            steps.append(call(gen, x, backward=backward, train=train, layout=layout, note=note))
+        extra = [", ".join(f"{k}={v!r}" for k, v in init.items()) or "defaults"]
+        extra.append(f"hidden width {hidden}")
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
+        cases.append(
+            scenario(
+                name=name,
+                description=describe(x, what, *extra),
+                steps=steps,
+                init_kwargs={"dim": dim, **init},
+                state=state,
+            )
+        )
+
+    for act, dtype in (("swish", f32), ("gelu", f64), ("relu", f64)):
+        add(f"{act}_3d", "N(0,1)", (2, 5, 24), dtype, {"hidden_dim": 64, "activation": act}, 64)
+    # Large pre-activations: GELU's tanh approximation and the gates' tails show.
+    add(
+        "gelu_large",
+        "8 * N(0,1)",
+        (6, 16),
+        f64,
+        {"hidden_dim": 40, "activation": "gelu"},
+        40,
+        scale=8.0,
+        modes=(False,),
+    )
+    # GeGLU's negative tail: every gate pre-activation near -3, where the tanh formula is ~10%
+    # off. x = 1 + N(0,1) / 10 and w1 rows of -3 / dim (plus noise) put w1(x) there.
+    dim, hidden = 16, 24
+    x_tail = 1.0 + normal(gen, (5, dim), f64, std=0.1)
+    tail_state = {
+        "w1.weight": -3.0 / dim + normal(gen, (hidden, dim), f64, std=0.01),
+        "w2.weight": linear_weight(gen, dim, hidden, f64),
+        "w3.weight": linear_weight(gen, hidden, dim, f64),
+    }
+    cases.append(
+        scenario(
+            name="gelu_negative_tail",
+            description=describe(
+                x_tail, "1 + N(0,1) / 10", "activation='gelu'", "gate pre-activations near -3"
+            ),
+            steps=[call(gen, x_tail, note="eval mode")],
+            init_kwargs={"dim": dim, "hidden_dim": hidden, "activation": "gelu"},
+            state=tail_state,
+        )
+    )
+    # int(800 / 3) = 266 -> 512 (rounding down would give 256; a tiny dim would give 0).
+    add("default_width", "N(0,1)", (3, 100), f64, {}, 512)
+    add("sized_multiple_7", "N(0,1)", (2, 10), f64, {"multiple_of": 7, "activation": "gelu"}, 28)
+    add(
+        "sized_multiplier_half",
+        "N(0,1)",
+        (4, 100),
+        f32,
+        {"multiple_of": 8, "ffn_dim_multiplier": 0.5},
+        136,
+    )
+    # int(2 * 384 / 3) = 256 is already a multiple of 64: it must not become 320 (and 4 * dim
+    # gives 384, so the two sizing mistakes stay apart).
+    add(
+        "sized_exact_multiple",
+        "N(0,1)",
+        (2, 96),
+        f32,
+        {"multiple_of": 64, "activation": "relu"},
+        256,
+    )
+    add(
+        "sized_multiplier_15",
+        "N(0,1)",
+        (5, 64),
+        f64,
+        {"multiple_of": 32, "ffn_dim_multiplier": 1.5},
+        256,
+    )
+    add("narrow_hidden_1", "N(0,1)", (3, 9), f64, {"hidden_dim": 1, "activation": "gelu"}, 1)
+    add("vector_1d", "N(0,1)", (48,), f32, {"hidden_dim": 128}, 128, serve=True)
+    add(
+        "four_d_batch_of_one",
+        "N(0,1)",
+        (1, 2, 3, 8),
+        f64,
+        {"hidden_dim": 20, "activation": "relu"},
+        20,
+    )
+    add("transposed_300", "N(0,1)", (2, 4, 300), f32, {"hidden_dim": 32}, 32, layout="transposed")
+    add(
+        "serve_train_serve",
+        "N(0,1)",
+        (4, 12),
+        f32,
+        {"hidden_dim": 30, "activation": "gelu"},
+        30,
+        modes=(False, True, False),
+        serve=True,
+    )
+    return cases
 
 
 class GateOnWrongBranch(GLUFFN):
@@ -65,19 +236,6 @@ class WithBiases(GLUFFN):
         self.w1 = nn.Linear(dim, hidden)
         self.w2 = nn.Linear(hidden, dim)
         self.w3 = nn.Linear(dim, hidden)
-
-
-class UnknownActivationAccepted(GLUFFN):
-    def __init__(
-        self,
-        dim: int,
-        hidden_dim: int | None = None,
-        activation: str = "swish",
-        *args: Any,
-        **kw: Any,
-    ) -> None:
-        known = activation in ("swish", "gelu", "relu")
-        super().__init__(dim, hidden_dim, activation if known else "relu", *args, **kw)
 
 
 def rounds_down(dim: int, multiple_of: int = 256, ffn_dim_multiplier: float | None = None) -> int:
@@ -129,7 +287,7 @@ def sized_by(rule: Callable[..., int]) -> type[GLUFFN]:
 
 
 MISTAKES = (
-    Mistake(
+    KnownMistake(
         name="gate_on_wrong_branch",
         title="Activation on the up projection (w3) instead of the gate (w1)",
         explanation=(
@@ -145,7 +303,7 @@ MISTAKES = (
         ),
         build=GateOnWrongBranch,
     ),
-    Mistake(
+    KnownMistake(
         name="sigmoid_for_swish",
         title="activation='swish' gated with sigmoid: that is the original GLU",
         explanation=(
@@ -162,7 +320,7 @@ MISTAKES = (
         ),
         build=SigmoidForSwish,
     ),
-    Mistake(
+    KnownMistake(
         name="activation_ignored",
         title="The activation argument is ignored (always SiLU)",
         explanation=(
@@ -178,7 +336,7 @@ MISTAKES = (
         ),
         build=ActivationIgnored,
     ),
-    Mistake(
+    KnownMistake(
         name="gelu_falls_to_relu",
         title="activation='gelu' ends up as ReLU",
         explanation=(
@@ -194,7 +352,7 @@ MISTAKES = (
         ),
         build=GeluFallsToRelu,
     ),
-    Mistake(
+    KnownMistake(
         name="gelu_tanh_approximation",
         title="tanh-approximate GELU where the exact one is asked",
         explanation=(
@@ -210,7 +368,7 @@ MISTAKES = (
         ),
         build=TanhGelu,
     ),
-    Mistake(
+    KnownMistake(
         name="activation_on_product",
         title="Activation applied after the product",
         explanation=(
@@ -225,7 +383,7 @@ MISTAKES = (
         ),
         build=ActivationOnProduct,
     ),
-    Mistake(
+    KnownMistake(
         name="with_biases",
         title="Projections with bias",
         explanation=(
@@ -241,23 +399,7 @@ MISTAKES = (
         ),
         build=WithBiases,
     ),
-    Mistake(
-        name="unknown_activation_accepted",
-        title="An unknown activation name is accepted",
-        explanation=(
-            "GLUFFN(dim, activation='glu') built a module instead of raising. An unknown or "
-            "misspelt name then silently trains some other gate. Fix: raise ValueError unless "
-            "activation is 'swish', 'gelu' or 'relu'."
-        ),
-        title_zh="接受了未知的激活函数名",
-        explanation_zh=(
-            "GLUFFN(dim, activation='glu') 没有报错，而是建出了一个模块。名字写错或不认识时，训练的"
-            "就悄悄变成了别的门控。改法：activation 不是 'swish'、'gelu'、'relu' 之一时抛出 "
-            "ValueError。"
-        ),
-        build=UnknownActivationAccepted,
-    ),
-    Mistake(
+    KnownMistake(
         name="hidden_rounds_down",
         title="Hidden width rounded down to the multiple",
         explanation=(
@@ -272,9 +414,8 @@ MISTAKES = (
             "向下取整会丢掉 2/3 规则本想保留的那部分容量。"
         ),
         build=sized_by(rounds_down),
-        function=rounds_down,
     ),
-    Mistake(
+    KnownMistake(
         name="hidden_no_two_thirds",
         title="Hidden width 4 * dim: the 2/3 factor is missing",
         explanation=(
@@ -289,9 +430,8 @@ MISTAKES = (
             "取整（得到 11008）。"
         ),
         build=sized_by(no_two_thirds),
-        function=no_two_thirds,
     ),
-    Mistake(
+    KnownMistake(
         name="hidden_bumps_exact_multiple",
         title="A width that already is a multiple is bumped to the next one",
         explanation=(
@@ -306,9 +446,8 @@ MISTAKES = (
             "multiple_of)，或者用 math.ceil。"
         ),
         build=sized_by(bumps_exact_multiple),
-        function=bumps_exact_multiple,
     ),
-    Mistake(
+    KnownMistake(
         name="hidden_multiplier_ignored",
         title="ffn_dim_multiplier is ignored",
         explanation=(
@@ -323,9 +462,8 @@ MISTAKES = (
             "28672，而不是 24576。"
         ),
         build=sized_by(multiplier_ignored),
-        function=multiplier_ignored,
     ),
-    Mistake(
+    KnownMistake(
         name="hidden_multiplier_after_rounding",
         title="ffn_dim_multiplier applied after rounding",
         explanation=(
@@ -339,6 +477,16 @@ MISTAKES = (
             "而不是 28672）。应该先乘系数，再向上取整。"
         ),
         build=sized_by(multiplier_after_rounding),
-        function=multiplier_after_rounding,
     ),
+)
+
+SPEC = ExerciseSpec(
+    slug="glu_ffn",
+    class_name="GLUFFN",
+    reference=GLUFFN,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    banned=(),
+    # Three matmuls over up to 300 features.
+    tolerance_scale=2.0,
 )
