@@ -73,55 +73,6 @@ def steps_for(
     return steps
 
 
-# ---------------------------------------------------------------------------- ffn_block
-
-
-def ffn_block_cases(gen: torch.Generator) -> list[ModuleCase | RaisesCase]:
-    cases: list[ModuleCase | RaisesCase] = []
-
-    def add(
-        name: str,
-        shape: tuple[int, ...],
-        dtype: torch.dtype,
-        hidden: int,
-        eps: float | None = None,
-        modes: Sequence[bool] = (True, False),
-        *,
-        unit_gain: bool = False,
-        **kw: Any,
-    ) -> None:
-        dim = shape[-1]
-        init: dict[str, Any] = {"dim": dim, "hidden_dim": hidden}
-        if eps is not None:
-            init["eps"] = eps
-        gain = torch.ones(dim, dtype=dtype) if unit_gain else 1 + vec(gen, dim, dtype)
-        state = {
-            "norm.weight": gain,
-            "ffn.w1.weight": lin(gen, hidden, dim, dtype),
-            "ffn.w2.weight": lin(gen, dim, hidden, dtype),
-            "ffn.w3.weight": lin(gen, hidden, dim, dtype),
-        }
-        steps = steps_for(gen, shape, dtype, modes, **kw)
-        # norm.weight starts at ones: the contract's default, checked before loading.
-        defaults = {"norm.weight": torch.ones(dim)}
-        cases.append(ModuleCase(name, init, state, steps, seed=len(cases), defaults=defaults))
-
-    add("normal_3d", (2, 6, 32), F32, 86)
-    add("default_gain_f64", (4, 24), F64, 64, unit_gain=True)
-    # Serve, train a step, serve again: a cache built while serving must see the update.
-    add("serve_train_serve", (3, 16), F32, 40, modes=(False, True, False), inference=True)
-    add("tiny_inputs_default_eps", (5, 40), F64, 96, scale=1e-4)
-    add("tiny_inputs_eps_1e5", (3, 16), F64, 48, eps=1e-5, scale=3e-4)
-    add("offset_inputs", (4, 20), F64, 40, offset=5.0)
-    add("square_rows_eq_dim", (12, 12), F64, 30)
-    add("vector_1d", (64,), F32, 128)
-    add("four_d_leading_one", (1, 3, 2, 10), F64, 7, modes=(True, True, False))
-    add("transposed_odd_200", (2, 5, 200), F32, 48, transpose=True)
-    add("dim_1", (6, 1), F64, 4)
-    add("large_scale", (3, 24), F32, 64, scale=30.0)
-    return cases
-
-
 # ---------------------------------------------------------------------------- fused_add_rms_norm
 
 
@@ -227,23 +178,6 @@ def check_banned(report: Report, folder: Path, banned: Sequence[str]) -> None:
             print(f"  {mark} rejected: {path.name} ({', '.join(sorted(used)) or 'nothing banned'})")
 
 
-def check_ffn_block(report: Report, gen: torch.Generator) -> None:
-    from drafts.ffn_block import mistakes, reference
-
-    tolerance = {**TOLERANCE, torch.float64: reference.TOLERANCE_F64}
-    cases = ffn_block_cases(gen)
-    check_exercise(
-        report,
-        "ffn_block",
-        "FFNBlock",
-        reference.FFNBlock,
-        mistakes.MISTAKES,
-        cases,
-        tolerance,
-        reference.BANNED,
-    )
-
-
 def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
     from drafts.fused_add_rms_norm import mistakes, reference
 
@@ -267,7 +201,6 @@ def check_fused_add_rms_norm(report: Report, gen: torch.Generator) -> None:
 
 
 EXERCISES: dict[str, Callable[[Report, torch.Generator], None]] = {
-    "ffn_block": check_ffn_block,
     "fused_add_rms_norm": check_fused_add_rms_norm,
 }
 

@@ -92,7 +92,7 @@
 # ## How it is graded
 #
 # The server grades `llama_hidden_dim` through the module: cases built with `hidden_dim=None`
-# (the default width, `multiple_of` of 7, 8 and 32, multipliers 0.5 and 1.5, and a width that
+# (the default width, `multiple_of` of 7, 8, 32 and 64, multipliers 0.5 and 1.5, and a width that
 # already is a multiple) load weights of the rule's shape, so a wrong width fails with the sizing
 # mistake named. Check the published sizes (LLaMA-7B, 13B, 33B, Llama 2 70B, Llama 3 8B) yourself
 # with the examples above. Each case builds `GLUFFN` with its arguments, loads the weights, and
@@ -249,7 +249,7 @@
 # ## 如何评测
 #
 # 服务器通过模块来评测 `llama_hidden_dim`：有些用例以 `hidden_dim=None` 构建（默认宽度，
-# `multiple_of` 取 7、8、32，系数 0.5 和 1.5，以及宽度本来就是倍数的情况），加载的权重形状按规则
+# `multiple_of` 取 7、8、32、64，系数 0.5 和 1.5，以及宽度本来就是倍数的情况），加载的权重形状按规则
 # 计算，宽度算错就会失败，并指出是哪种取整错误。公开的模型尺寸（LLaMA-7B、13B、33B，Llama 2 70B，
 # Llama 3 8B）请用上面的例子自己核对。每个用例按用例参数构建 `GLUFFN`，加载权重，在 train 和 eval
 # 模式下调用一到三次，两次调用之间更新一次参数，多数调用会做反向传播：三种激活函数都有，较大的输入

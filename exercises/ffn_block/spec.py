@@ -1,24 +1,126 @@
-"""Known mistakes for ``ffn_block``, as runnable code with their bilingual text."""
+"""Grading spec for ``ffn_block``: the LLaMA FFN half-layer, y = x + SwiGLU(RMSNorm(x)).
+
+The learner writes both pieces (an RMSNorm with a gain of ones, a bias-free SwiGLU) as
+submodules named ``norm`` and ``ffn``; the whole-norm built-ins are banned. The reference uses
+nn.RMSNorm and F.silu in the trusted parent.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import torch
 import torch.nn.functional as F
+from torch import nn
 
-from drafts.ffn_block.reference import FFNBlock, _lin
+from api.grading.draw import call, describe, linear_weight, normal, scenario, update
+from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
-@dataclass(frozen=True)
-class Mistake:
-    name: str
-    title: str
-    explanation: str
-    title_zh: str
-    explanation_zh: str
-    build: Any
+def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    # What layer(x) computes, typed: nn.Module.__call__ returns Any.
+    return F.linear(x, layer.weight, layer.bias)
+
+
+class SwiGLU(nn.Module):
+    def __init__(self, dim: int, hidden_dim: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return _lin(self.w2, F.silu(_lin(self.w1, x)) * _lin(self.w3, x))
+
+
+class FFNBlock(nn.Module):
+    def __init__(self, dim: int, hidden_dim: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.norm = nn.RMSNorm(dim, eps=eps)
+        self.ffn = SwiGLU(dim, hidden_dim)
+
+    def normed(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.norm(x)
+        return out
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = x + self.ffn(self.normed(x))
+        return out
+
+
+BANNED = (
+    "torch.nn.RMSNorm",
+    "torch.nn.functional.rms_norm",
+    "torch.rms_norm",
+    "torch.nn.LayerNorm",
+    "torch.nn.functional.layer_norm",
+    "torch.layer_norm",
+)
+
+
+def make_cases(gen: torch.Generator) -> list[Case]:
+    f32, f64 = torch.float32, torch.float64
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        what: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        hidden: int,
+        *,
+        eps: float | None = None,
+        scale: float = 1.0,
+        offset: float = 0.0,
+        modes: tuple[bool, ...] = (True, False),
+        serve: bool = False,
+        layout: Layout = "contiguous",
+    ) -> None:
+        dim = shape[-1]
+        init: dict[str, int | float | str] = {"dim": dim, "hidden_dim": hidden}
+        if eps is not None:
+            init["eps"] = eps
+        state = {
+            "norm.weight": (1.0 + 0.5 * normal(gen, (dim,), f32)).to(dtype),
+            "ffn.w1.weight": linear_weight(gen, hidden, dim, dtype),
+            "ffn.w2.weight": linear_weight(gen, dim, hidden, dtype),
+            "ffn.w3.weight": linear_weight(gen, hidden, dim, dtype),
+        }
+        steps: list[Step] = []
+        for k, train in enumerate(modes):
+            if k:
+                steps.append(update(gen, state))
+            x = normal(gen, shape, dtype, std=scale) + offset
+            backward = train or not serve
+            note = "train mode" if train else "eval mode"
+            steps.append(call(gen, x, backward=backward, train=train, layout=layout, note=note))
+        extra = [", ".join(f"{k}={v!r}" for k, v in init.items()), "random gain and weights"]
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
+        cases.append(
+            scenario(
+                name=name,
+                description=describe(x, what, *extra),
+                steps=steps,
+                init_kwargs=init,
+                state=state,
+            )
+        )
+
+    # As many rows as features: a mean without keepdim broadcasts silently, along the rows
+    # (on other shapes it raises, so it is a pitfall of the prompt, not a named mistake).
+    add("square_rows_eq_dim", "N(0,1)", (12, 12), f64, 30)
+    # Mean squares far below eps: a wrong eps (value or place) shows here first.
+    add("tiny_inputs_default_eps", "N(0,1) * 1e-4", (5, 40), f64, 96, scale=1e-4)
+    add("normal_3d", "N(0,1)", (2, 6, 32), f32, 86, modes=(True, True, False))
+    # A mean of 5 per token: mean-centring (LayerNorm) changes everything.
+    add("offset_inputs", "N(0,1) + 5", (4, 20), f64, 40, offset=5.0)
+    add("vector_1d", "N(0,1)", (64,), f32, 128, modes=(False,), serve=True)
+    add("four_d_batch_of_one", "N(0,1)", (1, 3, 2, 10), f64, 7)
+    add("transposed_200", "N(0,1)", (2, 5, 200), f32, 48, layout="transposed")
+    add("dim_1", "N(0,1)", (6, 1), f64, 4)
+    add("large_scale", "30 * N(0,1)", (3, 24), f32, 64, scale=30.0)
+    add("tiny_inputs_eps_1e5", "N(0,1) * 3e-4", (3, 16), f64, 48, eps=1e-5, scale=3e-4)
+    add("serve_train_serve", "N(0,1)", (3, 16), f32, 40, modes=(False, True, False), serve=True)
+    return cases
 
 
 def _eps(block: FFNBlock) -> float:
@@ -51,9 +153,8 @@ class ResidualFromNormed(FFNBlock):
 
 class MeanCentred(FFNBlock):
     def normed(self, x: torch.Tensor) -> torch.Tensor:
-        w = self.norm.weight
-        assert w is not None
-        return F.layer_norm(x, x.shape[-1:], w, None, _eps(self))
+        centred = x - x.mean(-1, keepdim=True)
+        return centred * _rms(centred, _eps(self)) * self.norm.weight
 
 
 class EpsOutsideSqrt(FFNBlock):
@@ -82,12 +183,6 @@ class LayerNormEpsDefault(FFNBlock):
         super().__init__(dim, hidden_dim, eps)
 
 
-class MeanWithoutKeepdim(FFNBlock):
-    def normed(self, x: torch.Tensor) -> torch.Tensor:
-        # (..., dim) * (...,): broadcasts only by accident (1-D, or rows == dim), wrongly.
-        return x * torch.rsqrt(x.pow(2).mean(-1) + _eps(self)) * self.norm.weight
-
-
 class RmsOverWholeTensor(FFNBlock):
     def normed(self, x: torch.Tensor) -> torch.Tensor:
         return x * torch.rsqrt(x.pow(2).mean() + _eps(self)) * self.norm.weight
@@ -101,7 +196,7 @@ class GateOnWrongBranch(FFNBlock):
 
 
 MISTAKES = (
-    Mistake(
+    KnownMistake(
         name="post_norm",
         title="Post-norm: norm(x + ffn(x)) instead of x + ffn(norm(x))",
         explanation=(
@@ -118,7 +213,7 @@ MISTAKES = (
         ),
         build=PostNorm,
     ),
-    Mistake(
+    KnownMistake(
         name="no_residual",
         title="The residual add is missing",
         explanation=(
@@ -133,7 +228,7 @@ MISTAKES = (
         ),
         build=NoResidual,
     ),
-    Mistake(
+    KnownMistake(
         name="residual_from_normed",
         title="The skip path carries norm(x) instead of x",
         explanation=(
@@ -150,7 +245,7 @@ MISTAKES = (
         ),
         build=ResidualFromNormed,
     ),
-    Mistake(
+    KnownMistake(
         name="mean_centred",
         title="The norm subtracts the mean: that is LayerNorm, not RMSNorm",
         explanation=(
@@ -167,7 +262,7 @@ MISTAKES = (
         ),
         build=MeanCentred,
     ),
-    Mistake(
+    KnownMistake(
         name="eps_outside_sqrt",
         title="eps added outside the square root",
         explanation=(
@@ -183,7 +278,7 @@ MISTAKES = (
         ),
         build=EpsOutsideSqrt,
     ),
-    Mistake(
+    KnownMistake(
         name="norm_weight_ignored",
         title="The norm's weight is never applied",
         explanation=(
@@ -197,7 +292,7 @@ MISTAKES = (
         ),
         build=NormWeightIgnored,
     ),
-    Mistake(
+    KnownMistake(
         name="unit_offset_weight",
         title="Gain stored as an offset: (1 + weight) with weight initialised to zeros",
         explanation=(
@@ -214,7 +309,7 @@ MISTAKES = (
         ),
         build=UnitOffsetWeight,
     ),
-    Mistake(
+    KnownMistake(
         name="eps_default_1e5",
         title="eps defaults to 1e-5 instead of 1e-6",
         explanation=(
@@ -231,24 +326,7 @@ MISTAKES = (
         ),
         build=LayerNormEpsDefault,
     ),
-    Mistake(
-        name="mean_without_keepdim",
-        title="mean(-1) without keepdim=True",
-        explanation=(
-            "x.pow(2).mean(-1) has shape (...,), not (..., 1). Multiplying x (..., dim) by it "
-            "fails for most shapes, but when the last two sizes are equal (or x is 1-D) it "
-            "broadcasts silently along the wrong axis and scales feature j by row j's RMS. "
-            "Fix: mean(-1, keepdim=True)."
-        ),
-        title_zh="mean(-1) 没有加 keepdim=True",
-        explanation_zh=(
-            "x.pow(2).mean(-1) 的形状是 (...,)，不是 (..., 1)。拿它去乘形状为 (..., dim) 的 x，"
-            "多数形状下会直接报错；但最后两维大小相等时（或 x 是 1 维时）会悄悄地沿错误的轴广播，"
-            "用第 j 行的 RMS 去缩放第 j 个特征。改法：mean(-1, keepdim=True)。"
-        ),
-        build=MeanWithoutKeepdim,
-    ),
-    Mistake(
+    KnownMistake(
         name="rms_over_whole_tensor",
         title="RMS over the whole tensor instead of per token",
         explanation=(
@@ -264,7 +342,7 @@ MISTAKES = (
         ),
         build=RmsOverWholeTensor,
     ),
-    Mistake(
+    KnownMistake(
         name="gate_on_wrong_branch",
         title="SiLU on the up projection (w3) instead of the gate (w1)",
         explanation=(
@@ -279,4 +357,15 @@ MISTAKES = (
         ),
         build=GateOnWrongBranch,
     ),
+)
+
+SPEC = ExerciseSpec(
+    slug="ffn_block",
+    class_name="FFNBlock",
+    reference=FFNBlock,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    banned=BANNED,
+    # A norm and three matmuls.
+    tolerance_scale=2.0,
 )
