@@ -1048,7 +1048,7 @@ CHEATING = [
         """),
         FAILED,
         effects=("files",),
-        reason="forward returned Evil, not a tensor",
+        reason="forward returned Evil, not",
     ),
     Attack(
         "return_a_huge_expanded_tensor",

@@ -205,10 +205,11 @@ raise RuntimeError("walked the stack")
 
 def test_no_data_of_the_previous_submission_on_the_slot(server: Server, ctx: Ctx) -> None:
     secret = f"private-output-of-another-learner-{ctx.nonce}"
-    victim = SOLUTION.replace(
-        "        mean = x.mean(", f"        print({secret!r})\n        mean = x.mean(", 1
-    )
-    assert secret in victim
+    # The worked solution, printing the secret first thing in forward (whatever its wording).
+    head, sep, rest = SOLUTION.partition("    def forward(")
+    signature, newline, body = rest.partition("\n")
+    victim = f"{head}{sep}{signature}{newline}        print({secret!r})\n{body}"
+    assert sep and newline and secret in victim
     with server.client(server.new_learner("victim")) as v:
         r = v.post(SUBMIT, json={"code": victim})
     assert r.status_code == 201 and secret in r.json()["stdout"], r.text[:300]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -55,6 +56,11 @@ def rss(pid: int) -> int:
 
 
 def db_bytes(server: Server) -> int:
+    """What the database holds: the write-ahead log folded in first. The WAL file keeps a page
+    image per transaction that wrote the page since the last checkpoint and never shrinks on its
+    own, so its size says how much was written, not how much is stored."""
+    with contextlib.closing(sqlite3.connect(server.data_dir / "addnorm.db", timeout=30)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return sum(p.stat().st_size for p in server.data_dir.glob("addnorm.db*"))
 
 
