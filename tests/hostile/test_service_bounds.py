@@ -477,9 +477,15 @@ def test_bounds_see_real_growth(server: Server, tmp_path: Path) -> None:
     )
     try:
         fake = Server(server.url, tmp_path, grower, tmp_path / "log", "")  # type: ignore[arg-type]
-        (tmp_path / "addnorm.db").write_bytes(b"")
+        db_path = tmp_path / "addnorm.db"
+        with contextlib.closing(sqlite3.connect(db_path)) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE t (b BLOB)")
+            db.commit()
         with Watch(fake) as watch:
-            (tmp_path / "addnorm.db").write_bytes(bytes(2 << 20))
+            with contextlib.closing(sqlite3.connect(db_path)) as db:
+                db.execute("INSERT INTO t VALUES (?)", (bytes(2 << 20),))
+                db.commit()
             time.sleep(2.0)
         found = watch.problems()
         assert any("RSS" in p for p in found) and any("database" in p for p in found), found
