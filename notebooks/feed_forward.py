@@ -122,6 +122,10 @@
 #
 # ## Interviewer follow-ups
 #
+# The questions an interviewer asks once this runs are served with the exercise (the
+# `follow_ups` field of `GET /exercises/feed_forward`) and listed at the end of its notebook, each linked
+# to the question-bank item that answers it.
+#
 # Served with the exercise and listed in its notebook, each linked to the question-bank item that
 # answers it (`followups.yaml`): the classic formula (`ffn-classic-formula`), why widen then
 # narrow (`ffn-up-then-down`), the parameter count with biases (`ffn-params-with-bias`), the
@@ -260,6 +264,9 @@
 # 乘以 `1 / (1 - p)`，让 `linear2` 收到的输入在训练和推理时期望相同，所以 `eval()` 时什么都不用改。
 #
 # ## 面试官的追问
+#
+# 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/feed_forward` 返回的 `follow_ups` 字段），
+# 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
 # 这些问题随题目一起下发，也列在 notebook 末尾，每个都链接到题库里对应的题目（`followups.yaml`）：
 # 经典公式（`ffn-classic-formula`）、为什么先升维再降维（`ffn-up-then-down`）、带 bias 的参数量

@@ -103,6 +103,10 @@
 #
 # ## Interviewer follow-ups
 #
+# The questions an interviewer asks once this runs are served with the exercise (the
+# `follow_ups` field of `GET /exercises/ffn_block`) and listed at the end of its notebook, each linked
+# to the question-bank item that answers it.
+#
 # Served with the exercise and listed in its notebook (`followups.yaml`): pre- vs post-norm
 # formulas (`np-formulas`), a pre-norm block with a bug (`np-prenorm-code-bug`), the identity
 # path (`np-identity-path`), the final norm (`np-final-norm`), the stream's variance growth
@@ -218,6 +222,9 @@
 # 尺度，计算也更省。
 #
 # ## 面试官的追问
+#
+# 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/ffn_block` 返回的 `follow_ups` 字段），
+# 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
 # 这些问题随题目下发，也列在 notebook 里（`followups.yaml`）：前置与后置归一化的公式
 # （`np-formulas`）、一个有 bug 的前置归一化模块（`np-prenorm-code-bug`）、恒等路径

@@ -135,6 +135,10 @@
 #
 # ## Interviewer follow-ups
 #
+# The questions an interviewer asks once this runs are served with the exercise (the
+# `follow_ups` field of `GET /exercises/glu_ffn`) and listed at the end of its notebook, each linked
+# to the question-bank item that answers it.
+#
 # Served with the exercise and listed in its notebook (`followups.yaml`): LLaMA's hidden size
 # (`ffn-llama-hidden-size`), its parameter count (`ffn-llama-ffn-params`), why 8/3
 # (`ffn-swiglu-matched-width`, `ffn-matched-swiglu-facts`), what the gate does
@@ -283,6 +287,9 @@
 # 在不破坏这条规则的前提下把 FFN 加宽。
 #
 # ## 面试官的追问
+#
+# 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/glu_ffn` 返回的 `follow_ups` 字段），
+# 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
 # 这些问题随题目下发，也列在 notebook 里（`followups.yaml`）：LLaMA 的隐藏宽度
 # （`ffn-llama-hidden-size`）、参数量（`ffn-llama-ffn-params`）、为什么是 8/3
