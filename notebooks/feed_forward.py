@@ -126,8 +126,7 @@
 # `follow_ups` field of `GET /exercises/feed_forward`) and listed at the end of its notebook, each linked
 # to the question-bank item that answers it.
 #
-# Served with the exercise and listed in its notebook, each linked to the question-bank item that
-# answers it (`followups.yaml`): the classic formula (`ffn-classic-formula`), why widen then
+# Among them (`followups.yaml`): the classic formula (`ffn-classic-formula`), why widen then
 # narrow (`ffn-up-then-down`), the parameter count with biases (`ffn-params-with-bias`), the
 # forward FLOPs (`ffn-forward-flops`), whether 512/2048 really is the paper's pair
 # (`ffn-article-four-times`), GELU's approximations (`act-gelu-approximations`), the material's
@@ -268,7 +267,7 @@
 # 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/feed_forward` 返回的 `follow_ups` 字段），
 # 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
-# 这些问题随题目一起下发，也列在 notebook 末尾，每个都链接到题库里对应的题目（`followups.yaml`）：
+# 其中有（`followups.yaml`）：
 # 经典公式（`ffn-classic-formula`）、为什么先升维再降维（`ffn-up-then-down`）、带 bias 的参数量
 # （`ffn-params-with-bias`）、前向 FLOPs（`ffn-forward-flops`）、512/2048 是不是论文里的那一对
 # （`ffn-article-four-times`）、GELU 的近似式（`act-gelu-approximations`）、资料里的初始化

@@ -107,7 +107,7 @@
 # `follow_ups` field of `GET /exercises/ffn_block`) and listed at the end of its notebook, each linked
 # to the question-bank item that answers it.
 #
-# Served with the exercise and listed in its notebook (`followups.yaml`): pre- vs post-norm
+# Among them (`followups.yaml`): pre- vs post-norm
 # formulas (`np-formulas`), a pre-norm block with a bug (`np-prenorm-code-bug`), the identity
 # path (`np-identity-path`), the final norm (`np-final-norm`), the stream's variance growth
 # (`res-stream-variance-growth`), the residual gradient (`res-gradient-formula`), RMSNorm's
@@ -226,7 +226,7 @@
 # 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/ffn_block` 返回的 `follow_ups` 字段），
 # 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
-# 这些问题随题目下发，也列在 notebook 里（`followups.yaml`）：前置与后置归一化的公式
+# 其中有（`followups.yaml`）：前置与后置归一化的公式
 # （`np-formulas`）、一个有 bug 的前置归一化模块（`np-prenorm-code-bug`）、恒等路径
 # （`np-identity-path`）、最后那个归一化（`np-final-norm`）、残差流方差的增长
 # （`res-stream-variance-growth`）、残差的梯度（`res-gradient-formula`）、RMSNorm 的公式及其

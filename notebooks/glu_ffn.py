@@ -139,7 +139,7 @@
 # `follow_ups` field of `GET /exercises/glu_ffn`) and listed at the end of its notebook, each linked
 # to the question-bank item that answers it.
 #
-# Served with the exercise and listed in its notebook (`followups.yaml`): LLaMA's hidden size
+# Among them (`followups.yaml`): LLaMA's hidden size
 # (`ffn-llama-hidden-size`), its parameter count (`ffn-llama-ffn-params`), why 8/3
 # (`ffn-swiglu-matched-width`, `ffn-matched-swiglu-facts`), what the gate does
 # (`act-swiglu-gate`), why SwiGLU works (`act-swiglu-why`, `act-article-swiglu-proven`), Swish's
@@ -291,7 +291,7 @@
 # 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/glu_ffn` 返回的 `follow_ups` 字段），
 # 也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
 #
-# 这些问题随题目下发，也列在 notebook 里（`followups.yaml`）：LLaMA 的隐藏宽度
+# 其中有（`followups.yaml`）：LLaMA 的隐藏宽度
 # （`ffn-llama-hidden-size`）、参数量（`ffn-llama-ffn-params`）、为什么是 8/3
 # （`ffn-swiglu-matched-width`、`ffn-matched-swiglu-facts`）、门控做了什么（`act-swiglu-gate`）、
 # SwiGLU 为什么有效（`act-swiglu-why`、`act-article-swiglu-proven`）、Swish 的性质
