@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
 from sqlmodel import Session, select
@@ -21,6 +21,12 @@ from api.questions import QuestionBank
 
 if TYPE_CHECKING:
     from api.queue.client import GradingQueue
+
+
+# A row id in a path. SQLite and PostgreSQL keep 64-bit signed integers: a larger number must be
+# refused here (422), not reach the driver, which raises OverflowError (a 500) binding it.
+INT64_MAX = 2**63 - 1
+RowId = Annotated[int, Path(ge=1, le=INT64_MAX)]
 
 
 @dataclass

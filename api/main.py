@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 import torch
 from anyio import to_thread
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 
 from api import db
 from api.catalog import load_catalog
@@ -21,6 +22,7 @@ from api.grading.pool import GraderPool, SandboxUnavailable
 from api.httpguard import BodyGuard, invalid_text
 from api.questions import load_question_bank
 from api.queue.recovery import recover_in_background
+from api.refusals import invalid_request
 from api.routes import exercises, health, progress, questions, submissions, users
 from api.routes.interviews import router as interviews_router
 from api.web import install as install_web_ui
@@ -143,6 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.
     app.add_middleware(BodyGuard)
     app.add_exception_handler(UnicodeEncodeError, invalid_text)
+    # Refusals that always serialise, whatever the body held (NaN, huge values): api.refusals.
+    app.add_exception_handler(RequestValidationError, invalid_request)
     for module in (health, users, exercises, submissions, progress, questions):
         app.include_router(module.router)
     app.include_router(interviews_router)

@@ -156,3 +156,60 @@ def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContex
         return contextlib.nullcontext()
     aten_ops = frozenset(b for b in banned if b.startswith("aten."))
     return _Tripwire(banned_callables(banned), aten_ops, tripped)
+
+
+# torch's private packages of whole operators written in Python from primitive ops (see
+# static.PRIVATE_IMPLEMENTATIONS). Eager CPU execution never calls into them: they serve
+# torch.compile, meta tensors and the prims library. Their functions are reachable in ways no
+# name check follows (gc, closures, decomposition tables), so the zygote disables them in place.
+_PRIVATE_PACKAGES = ("torch._refs", "torch._decomp", "torch._prims")
+_DISABLED_MESSAGE = (
+    "torch's private operator implementations (torch._refs, torch._decomp, torch._prims) are "
+    "not available in the grader. Implement it from tensor ops."
+)
+_stub_codes: dict[int, Any] = {}
+
+
+def _stub_code(free: int) -> Any:
+    """A code object that raises, with ``free`` free variables, so it can replace the code of a
+    closure (a function's code must have as many free variables as its closure has cells)."""
+    if free not in _stub_codes:
+        names = [f"_cell{i}" for i in range(free)]
+        source = "def _outer():\n"
+        source += "".join(f"    {n} = None\n" for n in names)
+        source += "    def _disabled(*args, **kwargs):\n"
+        if names:
+            source += f"        ({', '.join(names)},)\n"
+        source += f"        raise RuntimeError({_DISABLED_MESSAGE!r})\n"
+        source += "    return _disabled\n"
+        scope: dict[str, Any] = {}
+        exec(compile(source, "<tripwire>", "exec"), scope)
+        _stub_codes[free] = scope["_outer"]().__code__
+    return _stub_codes[free]
+
+
+def _in_private_package(module: object) -> bool:
+    return isinstance(module, str) and any(
+        module == p or module.startswith(p + ".") for p in _PRIVATE_PACKAGES
+    )
+
+
+def disable_private_implementations() -> int:
+    """Replace, in place, the code of every Python function defined in torch's private operator
+    packages by code that raises: every reference to them (module attributes, decomposition
+    tables, wrappers' ``__wrapped__``, closures) then reaches the stub. For the zygote, once,
+    after warm-up and before it forks; never in the trusted parent. Returns how many."""
+    import gc
+    import types
+
+    disabled = 0
+    for obj in gc.get_objects():
+        if not isinstance(obj, types.FunctionType) or not _in_private_package(obj.__module__):
+            continue
+        code = obj.__code__
+        stub = _stub_code(len(code.co_freevars))
+        obj.__code__ = stub.replace(
+            co_freevars=code.co_freevars, co_name=code.co_name, co_qualname=code.co_qualname
+        )
+        disabled += 1
+    return disabled

@@ -277,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
     _warm_up()
+    # After warm-up (which may touch them) and before any fork: torch's Python implementations
+    # of whole operators raise from now on in this process and every child (tripwire).
+    tripwire.disable_private_implementations()
     gc.collect()
     gc.freeze()  # children then do not copy the zygote's objects when the collector runs
     status = sandbox.prepare()

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from api import interview_records as records
 from api.catalog import Lang
-from api.deps import AppDep, CurrentUser, SessionDep
+from api.deps import AppDep, CurrentUser, RowId, SessionDep
 from api.interviews import MAX_MINUTES
 from api.models import Interview, SubmissionCreate
 from api.questions import TOPICS, AnswerShapeError, Topic
@@ -124,7 +124,7 @@ def read_interviews(
 
 @router.get("/interviews/{interview_id}", response_model=records.InterviewPublic)
 def read_interview(
-    interview_id: int, ctx: AppDep, user: CurrentUser, session: SessionDep
+    interview_id: RowId, ctx: AppDep, user: CurrentUser, session: SessionDep
 ) -> records.InterviewPublic:
     """The interview; once it has ended, with its report."""
     assert user.id is not None
@@ -137,7 +137,7 @@ def read_interview(
 
 @router.post("/interviews/{interview_id}/finish", response_model=records.InterviewPublic)
 def finish_interview(
-    interview_id: int, ctx: AppDep, user: CurrentUser, session: SessionDep
+    interview_id: RowId, ctx: AppDep, user: CurrentUser, session: SessionDep
 ) -> records.InterviewPublic:
     """End the interview now and answer with its report (an ended one: the same report)."""
     assert user.id is not None
@@ -156,7 +156,7 @@ def finish_interview(
     response_model=records.AnswerRecorded,
 )
 def create_interview_answer(
-    interview_id: int,
+    interview_id: RowId,
     position: int,
     body: InterviewAnswer,
     ctx: AppDep,
@@ -192,7 +192,7 @@ def create_interview_answer(
     response_model=records.SubmissionRecorded,
 )
 def create_interview_submission(
-    interview_id: int,
+    interview_id: RowId,
     position: int,
     body: SubmissionCreate,
     ctx: AppDep,

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from api import interview_records, plaintext, submissions, submitting
 from api.catalog import Exercise
-from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
+from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
@@ -162,7 +162,7 @@ def _enqueue_submission(
 
 
 @router.get("/submissions/{submission_id}")
-def read_submission(submission_id: int, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+def read_submission(submission_id: RowId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     assert user.id is not None
     row = submissions.get(session, user_id=user.id, submission_id=submission_id)
     if row is None:

@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from api import progress, submissions
 from api.catalog import Exercise
-from api.deps import AppContext, AppDep, SessionDep
+from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.models import Submission, SubmissionCreate, User
 from api.routes.submissions import create_submission
 from api.web.render import render
@@ -161,7 +161,7 @@ def create_submission_page(
 @router.get("/app/submissions/{submission_id}")
 def read_submission_page(
     request: Request,
-    submission_id: int,
+    submission_id: RowId,
     web: WebDep,
     user: LearnerDep,
     session: SessionDep,

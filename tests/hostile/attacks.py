@@ -1501,6 +1501,72 @@ ROUND_TWO: dict[str, list[Attack]] = {
             frozenset({"error", "rejected", "failed"}),
             reason="not available in this exercise|called|cases failed",
         ),
+        # torch's own Python implementations of whole operators (the references and
+        # decompositions behind torch.compile) compute from primitive ops no ban can list.
+        Attack(
+            "private_reference_implementation_by_name",
+            custom("""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        refs = getattr(torch, "_re" + "fs")
+                        fn = getattr(refs, "native_layer" + "_norm")
+                        return fn(x, x.shape[-1:], self.weight, self.bias, self.eps)[0]
+            """),
+            frozenset({"error", "rejected"}),
+            reason="private operator implementations|not allowed",
+        ),
+        Attack(
+            "private_decomposition_table",
+            custom("""
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        table = getattr(getattr(torch, "_dec" + "omp"), "decomposition_table")
+                        fn = [v for k, v in table.items() if "native_layer" + "_norm." in str(k)][0]
+                        return fn(x, list(x.shape[-1:]), self.weight, self.bias, self.eps)[0]
+            """),
+            frozenset({"error", "rejected"}),
+            reason="private operator implementations|not allowed",
+        ),
+        Attack(
+            "private_package_imported",
+            custom("""
+                import torch._refs as refs
+                import torch
+                from torch import nn
+
+                class LayerNorm(nn.Module):
+                    def __init__(self, dim, eps=1e-5):
+                        super().__init__()
+                        self.eps = eps
+                        self.weight = nn.Parameter(torch.ones(dim))
+                        self.bias = nn.Parameter(torch.zeros(dim))
+
+                    def forward(self, x):
+                        return refs.native_layer_norm(
+                            x, x.shape[-1:], self.weight, self.bias, self.eps
+                        )[0]
+            """),
+            frozenset({"rejected"}),
+            reason="torch._refs",
+        ),
     ],
 }
 
