@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from api import interviews, practice, review, submissions
@@ -71,6 +72,11 @@ class InterviewRunning(InterviewError):
             f"Interview {row.id} is still running (until {_aware(row.deadline).isoformat()}); "
             f"finish it with POST /interviews/{row.id}/finish first"
         )
+
+
+class StartCollided(InterviewError):
+    def __init__(self) -> None:
+        super().__init__("Another interview was started and ended at this very moment; start again")
 
 
 class WrongItemKind(InterviewError):
@@ -335,7 +341,20 @@ def start(
         deadline=now + timedelta(minutes=minutes),
     )
     session.add(row)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:
+        # Another start for this learner committed between the read above and this insert: the
+        # one-running index refused ours. Answer as if it had been seen, with the winner.
+        session.rollback()
+        winner = session.exec(
+            select(Interview).where(
+                Interview.user_id == user_id, Interview.state == InterviewState.running
+            )
+        ).first()
+        if winner is None:  # it ended in between
+            raise StartCollided() from None
+        raise InterviewRunning(winner) from None
     session.refresh(row)
     return row
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -87,6 +87,18 @@ class ReviewCard(SQLModel, table=True):
 
 class Interview(SQLModel, table=True):
     """A timed mock interview: its items are fixed when it starts (see api.interviews)."""
+
+    # One running interview per learner, kept by the database: two starts at the same moment
+    # both pass the "is one running?" read, and only this index refuses the second insert.
+    __table_args__ = (
+        Index(
+            "uq_interview_one_running",
+            "user_id",
+            unique=True,
+            sqlite_where=text("state = 'running'"),
+            postgresql_where=text("state = 'running'"),
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)

@@ -67,6 +67,7 @@ _STATUS: dict[type[records.InterviewError], int] = {
     records.WrongItemKind: 422,
     records.NothingToAsk: 422,
     records.ItemRetired: 410,
+    records.StartCollided: 409,
 }
 
 
