@@ -96,7 +96,10 @@ def csrf_token(secret: str) -> str:
 
 
 def csrf_valid(secret: str, submitted: str) -> bool:
-    return bool(submitted) and hmac.compare_digest(csrf_token(secret), submitted)
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError, so
+    # a 500 for any form posted with such a token), and a lone surrogate cannot encode strictly.
+    given = submitted.encode("utf-8", "surrogatepass")
+    return bool(given) and hmac.compare_digest(csrf_token(secret).encode(), given)
 
 
 def same_origin(origin: str | None, host: str | None, scheme: str) -> bool:
