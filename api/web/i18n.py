@@ -89,7 +89,6 @@ UI: dict[str, tuple[str, str]] = {
     "back_to_exercise": ("Back to the exercise", "返回题目"),
     "hints": ("Hints and solution", "提示与参考解答"),
     "show_hint": ("Hint {n} of {total}", "提示 {n}/{total}"),
-    "hint": ("Hint", "提示"),
     "hint_cost": (
         "Hints come one at a time, from the idea to the formula to the line people get wrong. "
         "A pass after a hint counts as Hard in your review schedule.",
