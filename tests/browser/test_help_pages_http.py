@@ -136,10 +136,17 @@ def test_refusals_come_back_as_pages(browser_client: httpx.Client) -> None:
     r = browser_client.post(f"/app/exercises/{held}/hints", data={"csrf": csrf, "rung": "1"})
     assert r.headers["location"].endswith("?help=held#hints")
     assert 'data-testid="help-held"' in browser_client.get(f"/app/exercises/{held}").text
-    # An answer with nothing chosen, and one after the end: the interview page says so.
-    r = browser_client.post(f"{interview}/items/1/answers", data={"csrf": csrf})
+    # An answer with nothing chosen, and one after the end: the interview page says so. (Nothing
+    # ticked is a legitimate answer to a select-all-that-apply question: ask another kind.)
+    page = browser_client.get(interview).text
+    items = re.findall(r'<li id="item-(\d+)"(.*?)</li>', page, flags=re.DOTALL)
+    single = [n for n, body in items if re.search(r'name="(choice|truth|number)"', body)]
+    assert single, "six LayerNorm questions, every one select-all-that-apply"
+    r = browser_client.post(f"{interview}/items/{single[0]}/answers", data={"csrf": csrf})
     assert r.status_code == 303 and "problem=answer_required" in r.headers["location"]
     browser_client.post(f"{interview}/finish", data={"csrf": csrf})
-    r = browser_client.post(f"{interview}/items/1/answers", data={"csrf": csrf, "choice": "0"})
+    # Every field filled, so the answer has a shape whatever the question's type.
+    answer = {"csrf": csrf, "choice": "0", "choices": "0", "truth": "true", "number": "1"}
+    r = browser_client.post(f"{interview}/items/1/answers", data=answer)
     assert "problem=iv_over" in r.headers["location"]
     assert "This interview has ended" in browser_client.get(r.headers["location"]).text
