@@ -27,9 +27,11 @@ ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # libseccomp2 is what pyseccomp loads; it is usually already in the base image (apt needs it),
-# named here so the dependency is explicit.
+# named here so the dependency is explicit. fonts-noto-cjk: the pages name "Noto Sans CJK SC"
+# for Chinese, so a browser or screenshot taken inside the container renders it from a local
+# font, never from another origin.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libseccomp2 \
+    && apt-get install -y --no-install-recommends libseccomp2 fonts-noto-cjk \
     && rm -rf /var/lib/apt/lists/*
 
 # CPU-only torch from PyTorch's own index, in its own layer: the default PyPI wheel pulls in CUDA
@@ -48,8 +50,8 @@ COPY addnorm_client/ addnorm_client/
 # expose. This is the same layout the tests run against (an editable install in a checkout).
 RUN pip install -e .
 
-# Content the service loads at start-up. solutions/ is not copied: the service does not need it,
-# and the jupyter image (built from this stage) must not hand learners the worked answers.
+# Content the service loads at start-up. solutions/ is copied in the api stage only: the jupyter
+# image (built from this stage) must not hand learners the worked answers.
 COPY exercises/ exercises/
 COPY notebooks/ notebooks/
 
@@ -79,6 +81,10 @@ CMD ["jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--ServerA
 
 FROM base AS api
 
+# The worked solutions, served to a learner who has passed an exercise or failed it three times
+# (GET /exercises/{slug}/solution). Only in this stage: the jupyter image never holds them, and
+# grading children cannot read /app (Landlock).
+COPY --chown=root:root solutions/ solutions/
 VOLUME ["/data"]
 EXPOSE 8000
 # python:3.11-slim has no curl; the standard library is enough to ask /health. Healthy means

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from api.grading.spec import ExerciseSpec
 from api.questions import Topic
@@ -53,6 +53,31 @@ class ExerciseMeta(BaseModel):
         return self
 
 
+# A hint ladder has exactly these rungs, in this order: what the block is for (no formula), the
+# formula, then the line learners usually get wrong. Fewer gives the answer away too soon; more
+# and the last rung would no longer be "the line".
+HINT_RUNGS = ("concept", "formula", "usual_mistake")
+
+
+class Hint(BaseModel):
+    """One rung of the hint ladder in ``exercises/<slug>/hints.yaml``, in both languages."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    en: str = Field(min_length=20, max_length=600)
+    zh: str = Field(min_length=8, max_length=600)
+
+    @field_validator("zh")
+    @classmethod
+    def _zh_is_chinese(cls, value: str) -> str:
+        if not _has_chinese(value):
+            raise ValueError("must be written in Chinese")
+        return value
+
+    def text(self, lang: Lang) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
 @dataclass(frozen=True)
 class Exercise:
     slug: str
@@ -60,6 +85,7 @@ class Exercise:
     prompt: dict[str, str]
     starter: str
     spec: ExerciseSpec
+    hints: tuple[Hint, ...] = ()
 
     def title(self, lang: Lang) -> str:
         return self.meta.title_zh if lang == "zh" else self.meta.title
@@ -109,6 +135,30 @@ def _check_mistakes(path: Path, spec: ExerciseSpec) -> None:
             raise ContentError(f"{where}: title_zh and explanation_zh must be written in Chinese")
 
 
+def _load_hints(path: Path) -> tuple[Hint, ...]:
+    """The hint ladder; a malformed one names the file, the rung and the field."""
+    try:
+        raw = yaml.safe_load(_read(path))
+    except yaml.YAMLError as exc:
+        raise ContentError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(raw, list) or len(raw) != len(HINT_RUNGS):
+        raise ContentError(
+            f"{path}: must be a list of exactly {len(HINT_RUNGS)} hints "
+            f"({', then '.join(HINT_RUNGS)}), each with 'en' and 'zh'"
+        )
+    hints: list[Hint] = []
+    for number, (item, rung) in enumerate(zip(raw, HINT_RUNGS, strict=True), start=1):
+        try:
+            hints.append(Hint.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or "(the hint itself)"
+            raise ContentError(
+                f"{path}: hint {number} ({rung}), field '{field}': {first['msg']}"
+            ) from None
+    return tuple(hints)
+
+
 def load_exercise(folder: Path) -> Exercise:
     slug = folder.name
     meta_path = folder / "meta.yaml"
@@ -127,6 +177,7 @@ def load_exercise(folder: Path) -> Exercise:
         prompt={"en": _read(folder / "prompt.md"), "zh": _read(folder / "prompt.zh.md")},
         starter=_read(folder / "starter.py"),
         spec=_load_spec(folder / "spec.py", slug),
+        hints=_load_hints(folder / "hints.yaml"),
     )
 
 

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     database_url: str | None = None
     # Exercise content and question bank; the repo's own by default.
     content_dir: Path = REPO_ROOT / "exercises"
+    # Worked solutions (``<slug>.py``), served once a learner has earned them (api.help).
+    solutions_dir: Path = REPO_ROOT / "solutions"
 
     # Sandbox profile: strict (every layer), standard, or none (development only). See SECURITY.md.
     sandbox: Literal["strict", "standard", "insecure"] = "strict"

@@ -22,8 +22,11 @@ from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from api.web.security import SESSION_COOKIE
 
 # Far above the 64 KiB code limit (JSON escaping can double it) but stops a body that would
 # only waste memory before validation could refuse it.
@@ -53,7 +56,12 @@ class BodyRefused(HTTPException):
 
 def _token(headers: Headers) -> str | None:
     scheme, _, credentials = headers.get("authorization", "").partition(" ")
-    return credentials.strip() or None if scheme.lower() == "bearer" else None
+    if scheme.lower() == "bearer":
+        return credentials.strip() or None
+    # A signed-in browser's session cookie holds the same token (api.web.security): its forms
+    # (code, drafts) may send what a bearer client may, not only what an anonymous one may.
+    cookie = cookie_parser(headers.get("cookie", "")).get(SESSION_COOKIE)
+    return cookie if cookie and len(cookie) <= 128 else None
 
 
 def _token_is_valid(scope: Scope, token: str) -> bool:

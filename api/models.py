@@ -136,3 +136,30 @@ class InterviewAttempt(SQLModel, table=True):
     correct: bool | None = None
     # Exercises: the submission graded through the normal submission flow.
     submission_id: int | None = Field(default=None, foreign_key="submission.id")
+
+
+class HelpUse(SQLModel, table=True):
+    """A hint rung or the worked solution shown to a learner: it lowers the exercise's next
+    review rating (see api.help)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    exercise: str = Field(index=True, max_length=64)
+    kind: str = Field(max_length=16)  # hint | solution
+    rung: int | None = None  # the hint's number (1-based); None for the solution
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Draft(SQLModel, table=True):
+    """The code a learner is writing for an exercise, not yet submitted: one per exercise."""
+
+    __table_args__ = (UniqueConstraint("user_id", "exercise"),)
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    exercise: str = Field(max_length=64)
+    code: str
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class DraftSave(SQLModel):
+    code: str

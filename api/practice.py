@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from api import review
+from api import hints, review
 from api.catalog import Exercise, Lang
 from api.models import QuestionAnswer, ReviewCard, Submission
 from api.questions import (
@@ -146,7 +146,8 @@ def next_review(
 def record_verdict(
     session: Session, *, user_id: int, exercise: Exercise, submission: Submission, now: datetime
 ) -> None:
-    """Reschedule the exercise's card from a verdict (first-try pass Good, later pass Hard).
+    """Reschedule the exercise's card from a verdict (first-try pass Good, later pass Hard, a
+    pass after hints Hard, after the worked solution Again).
 
     Does not commit: the caller commits it together with the verdict it comes from."""
     assert submission.id is not None and submission.verdict is not None
@@ -165,13 +166,18 @@ def record_verdict(
     failures = 0
     for verdict in earlier:
         failures = 0 if verdict == "passed" else failures + 1
+    # Hints or the worked solution shown since that last pass lower the rating of this one.
+    since = hints.last_pass(
+        session, user_id=user_id, exercise=exercise.slug, before_id=submission.id
+    )
+    help_taken = hints.taken_since(session, user_id=user_id, exercise=exercise.slug, since=since)
     _rate(
         session,
         user_id=user_id,
         kind="exercise",
         item_id=exercise.slug,
         topic=exercise.meta.topic,
-        rating=review.rate_exercise(submission.verdict, failures),
+        rating=review.rate_exercise(submission.verdict, failures, help_taken),
         now=now,
     )
 

@@ -26,6 +26,7 @@ __all__ = [
     "QUESTION_WEIGHT",
     "AnswerRecord",
     "CardStateError",
+    "HelpTaken",
     "ItemKind",
     "ItemRef",
     "KindCounts",
@@ -86,18 +87,27 @@ def rate_question(correct: bool) -> Rating:
     return Rating.Good if correct else Rating.Again
 
 
-def rate_exercise(verdict: str, previous_failures: int) -> Rating:
+HelpTaken: TypeAlias = Literal["none", "hints", "solution"]
+
+
+def rate_exercise(verdict: str, previous_failures: int, help_taken: HelpTaken = "none") -> Rating:
     """Rate a coding exercise from its verdict.
 
     ``previous_failures`` counts the learner's non-passing submissions of this exercise since its
     card was last rated Good or Hard. A pass at the first try is Good, a pass after failures is
     Hard, and every other verdict (failed, error, timeout, crashed, rejected) is Again: each of
     them means the learner could not yet produce a correct block.
+
+    ``help_taken`` is the most the learner was shown since that last pass: a pass after hints is
+    at best Hard (they needed a nudge), a pass after reading the worked solution is Again (it
+    shows the learner can copy the block, not yet write it, so it comes back within the sitting).
     """
     if previous_failures < 0:
         raise ValueError("previous_failures must be >= 0")
-    if verdict != "passed":
+    if verdict != "passed" or help_taken == "solution":
         return Rating.Again
+    if help_taken == "hints":
+        return Rating.Hard
     return Rating.Good if previous_failures == 0 else Rating.Hard
 
 

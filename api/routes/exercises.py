@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel
+from sqlmodel import Session
 
-from api import progress
-from api.catalog import Lang
-from api.deps import AppDep, CurrentUser, ExerciseDep, SessionDep
+from api import drafts, hints, interview_records, practice, progress
+from api.catalog import HINT_RUNGS, Exercise, Lang
+from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.followups import follow_ups_for
+from api.models import Draft, DraftSave, User
+from api.practice import NextReviewPublic
 
 router = APIRouter(tags=["exercises"])
 
@@ -60,3 +65,193 @@ def read_exercise(
             for f in follow_ups_for(ctx.settings.content_dir, exercise.slug)
         ],
     }
+
+
+# --------------------------------------------------------------------------- hints and solution
+
+
+def _not_during_interview(session: Session, user_id: int, exercise: Exercise) -> None:
+    """Help for an exercise a running mock interview asks is refused, like its feedback."""
+    held = interview_records.holding(
+        session, user_id=user_id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
+    )
+    # End the read transaction before the write that follows (SQLite's lock upgrade).
+    session.commit()
+    if held is not None:
+        raise HTTPException(
+            409,
+            detail=(
+                f"{exercise.slug} is part of your running mock interview {held.id}: hints and "
+                "the worked solution open again when it ends"
+            ),
+        )
+
+
+class HintPublic(BaseModel):
+    exercise: str
+    rung: int
+    of: int
+    kind: str
+    lang: Lang
+    text: str
+
+
+@router.get("/exercises/{slug}/hints/{number}", response_model=HintPublic)
+def read_hint(
+    number: int, exercise: ExerciseDep, user: CurrentUser, session: SessionDep, lang: Lang = "en"
+) -> HintPublic:
+    """Rung ``number`` (1-based) of the hint ladder: concept, formula, the line usually wrong.
+    Recorded: a pass after hints is rated Hard in review."""
+    assert user.id is not None
+    total = len(exercise.hints)
+    if not 1 <= number <= total:
+        raise HTTPException(
+            404, detail=f"Hint {number} does not exist: {exercise.slug} has hints 1 to {total}"
+        )
+    _not_during_interview(session, user.id, exercise)
+    hints.record(
+        session, user_id=user.id, exercise=exercise.slug, kind="hint", rung=number, now=_now()
+    )
+    return HintPublic(
+        exercise=exercise.slug,
+        rung=number,
+        of=total,
+        kind=HINT_RUNGS[number - 1],
+        lang=lang,
+        text=exercise.hints[number - 1].text(lang),
+    )
+
+
+class SolutionPublic(BaseModel):
+    exercise: str
+    code: str
+    reason: str
+
+
+def _solution(
+    ctx: AppContext, exercise: Exercise, user: User, session: Session, *, reveal: bool, lang: Lang
+) -> SolutionPublic:
+    assert user.id is not None
+    _not_during_interview(session, user.id, exercise)
+    passed, failed = hints.outcomes(session, user_id=user.id, exercise=exercise.slug)
+    access = hints.solution_access(passed=passed, failed=failed, reveal=reveal, lang=lang)
+    if not access.allowed:
+        raise HTTPException(403, detail=access.reason)
+    code = hints.worked_solution(ctx.settings.solutions_dir, exercise)
+    if code is None:
+        raise HTTPException(404, detail=f"This server has no worked solution for {exercise.slug}")
+    hints.record(
+        session, user_id=user.id, exercise=exercise.slug, kind="solution", rung=None, now=_now()
+    )
+    return SolutionPublic(exercise=exercise.slug, code=code, reason=access.reason)
+
+
+@router.get("/exercises/{slug}/solution", response_model=SolutionPublic)
+def read_solution(
+    ctx: AppDep,
+    exercise: ExerciseDep,
+    user: CurrentUser,
+    session: SessionDep,
+    reveal: bool = False,
+    lang: Lang = "en",
+) -> SolutionPublic:
+    """The worked solution: after a pass; or, after 3 failed attempts, with ``reveal=1``
+    (then a later pass is rated Again). Otherwise 403 saying how many attempts unlock it."""
+    return _solution(ctx, exercise, user, session, reveal=reveal, lang=lang)
+
+
+@router.post("/exercises/{slug}/solution", response_model=SolutionPublic)
+def reveal_solution(
+    ctx: AppDep, exercise: ExerciseDep, user: CurrentUser, session: SessionDep, lang: Lang = "en"
+) -> SolutionPublic:
+    """The explicit request: the same as ``GET ...?reveal=1``."""
+    return _solution(ctx, exercise, user, session, reveal=True, lang=lang)
+
+
+class SolutionStatus(BaseModel):
+    allowed: bool
+    needs_reveal: bool
+    seen: bool
+    failed_attempts: int
+    attempts_to_unlock: int
+    reason: str
+
+
+class HelpPublic(BaseModel):
+    exercise: str
+    hints_total: int
+    hints_seen: list[int]
+    solution: SolutionStatus
+    # When the exercise's review card comes back (null before any graded submission).
+    next_review: NextReviewPublic | None
+
+
+@router.get("/exercises/{slug}/help", response_model=HelpPublic)
+def read_help(
+    exercise: ExerciseDep, user: CurrentUser, session: SessionDep, lang: Lang = "en"
+) -> HelpPublic:
+    """What help the learner has used for this exercise, whether the solution is open, and when
+    the exercise comes back for review (which the help used has moved)."""
+    assert user.id is not None
+    passed, failed = hints.outcomes(session, user_id=user.id, exercise=exercise.slug)
+    access = hints.solution_access(passed=passed, failed=failed, reveal=False, lang=lang)
+    used = hints.seen(session, user_id=user.id, exercise=exercise.slug)
+    due = practice.next_review(
+        session, user_id=user.id, kind="exercise", item_id=exercise.slug, lang=lang, now=_now()
+    )
+    return HelpPublic(
+        exercise=exercise.slug,
+        hints_total=len(exercise.hints),
+        hints_seen=used.hints,
+        solution=SolutionStatus(
+            allowed=access.allowed,
+            needs_reveal=access.needs_reveal,
+            seen=used.solution,
+            failed_attempts=access.failed_attempts,
+            attempts_to_unlock=access.attempts_to_unlock,
+            reason=access.reason,
+        ),
+        next_review=NextReviewPublic.of(due) if due is not None else None,
+    )
+
+
+# --------------------------------------------------------------------------- drafts
+
+
+class DraftPublic(BaseModel):
+    exercise: str
+    code: str
+    updated_at: datetime
+
+
+def _draft_public(row: Draft) -> DraftPublic:
+    moment = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
+    return DraftPublic(exercise=row.exercise, code=row.code, updated_at=moment)
+
+
+@router.get("/exercises/{slug}/draft", response_model=DraftPublic)
+def read_draft(exercise: ExerciseDep, user: CurrentUser, session: SessionDep) -> DraftPublic:
+    assert user.id is not None
+    row = drafts.load(session, user_id=user.id, exercise=exercise.slug)
+    if row is None:
+        raise HTTPException(404, detail="No draft saved for this exercise")
+    return _draft_public(row)
+
+
+@router.put("/exercises/{slug}/draft", response_model=DraftPublic)
+def save_draft(
+    body: DraftSave, exercise: ExerciseDep, user: CurrentUser, session: SessionDep
+) -> DraftPublic:
+    """Keep the code being written (up to 64 KiB, as a submission), replacing the last draft."""
+    assert user.id is not None
+    try:
+        row = drafts.save(
+            session, user_id=user.id, exercise=exercise.slug, code=body.code, now=_now()
+        )
+    except drafts.DraftTooLarge as exc:
+        raise HTTPException(413, detail=str(exc)) from None
+    return _draft_public(row)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

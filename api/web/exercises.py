@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -16,6 +17,7 @@ from api.catalog import Exercise
 from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.models import Submission, SubmissionCreate, User
 from api.routes.submissions import create_submission
+from api.web.help import draft_code, help_view
 from api.web.render import render
 from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep
 from api.web.verdicts import verdict_view
@@ -58,7 +60,7 @@ def _exercise_page(
     history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
     latest = history[0] if history else None
     if code is None:
-        code = latest.code if latest is not None else exercise.starter
+        code = _opening_code(session, user.id, exercise, latest)
     verdict = verdict_view(submissions.public(latest), web.lang) if latest is not None else None
     return render(
         request,
@@ -71,7 +73,26 @@ def _exercise_page(
         history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
         problem=problem,
         draft_key=f"addnorm:draft:{user.id}:{exercise.slug}",
+        help=help_view(session, request.app.state.ctx, user=user, exercise=exercise, lang=web.lang),
+        help_problem=request.query_params.get("help"),
+        draft_saved=request.query_params.get("saved") == "1",
     )
+
+
+def _opening_code(
+    session: Session, user_id: int, exercise: Exercise, latest: Submission | None
+) -> str:
+    """The server's draft when it is newer than the last submission, else that submission's
+    code, else the starter: the page opens where the learner left off, on any device."""
+    draft = draft_code(session, user_id=user_id, exercise=exercise.slug)
+    if draft is not None:
+        code, saved_at = draft
+        submitted = latest.created_at if latest is not None else None
+        if submitted is None or saved_at >= (
+            submitted if submitted.tzinfo else submitted.replace(tzinfo=UTC)
+        ):
+            return code
+    return latest.code if latest is not None else exercise.starter
 
 
 @router.get("/app/exercises/{slug}")

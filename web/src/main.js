@@ -1,6 +1,7 @@
 // addnorm's pages work without JavaScript (a plain textarea and ordinary form posts); this
 // bundle only enhances them: a CodeMirror editor, Ctrl/Cmd+Enter to submit, grading without a
-// page reload with a spinner, an unsaved-draft store, and KaTeX for formulas in prompts.
+// page reload with a spinner, drafts kept on the server (and locally until it has them), an
+// interview's countdown, and KaTeX for formulas in prompts.
 import { basicSetup } from "codemirror";
 import { EditorView, keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
@@ -15,8 +16,64 @@ function submitForm(form) {
   else form.submit();
 }
 
-// A draft is kept per learner and exercise, with the code the server offered when editing
-// began: once that changes (a submission from elsewhere) the stale draft is dropped.
+// The server keeps the learner's draft (it follows them to another browser): saved a moment
+// after typing stops, and at once when the page is left. The form's CSRF token goes with it.
+const SERVER_DRAFT_DELAY_MS = 800;
+
+function serverDrafts(textarea) {
+  const url = textarea.dataset.draftUrl;
+  const form = textarea.form;
+  if (!url || !form || !window.fetch) return null;
+  const status = document.querySelector("[data-testid=draft-status]");
+  let timer = null;
+  let saved = textarea.value;
+  const say = (key) => {
+    if (status && status.dataset[key]) status.textContent = status.dataset[key];
+  };
+  const body = () => {
+    const data = new FormData();
+    data.set("csrf", form.elements.csrf ? form.elements.csrf.value : "");
+    data.set("code", textarea.value);
+    return data;
+  };
+  async function flush() {
+    timer = null;
+    const code = textarea.value;
+    if (code === saved) return;
+    say("saving");
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        body: body(),
+        headers: { "X-Addnorm-Partial": "1" },
+        credentials: "same-origin",
+      });
+      if (response.ok) {
+        saved = code;
+        say(textarea.value === code ? "saved" : "saving");
+      } else {
+        say("failed");
+      }
+    } catch {
+      say("failed");
+    }
+  }
+  // Leaving the page with unsaved edits: a beacon outlives the page (fetch may be cancelled).
+  window.addEventListener("pagehide", () => {
+    if (textarea.value === saved || !navigator.sendBeacon) return;
+    if (navigator.sendBeacon(url, body())) saved = textarea.value;
+  });
+  return {
+    changed() {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(flush, SERVER_DRAFT_DELAY_MS);
+    },
+  };
+}
+
+// A local copy of the draft, per learner and exercise, with the code the server offered when
+// editing began: it covers the moment before the server's copy is written (a reload right after
+// typing). Once the server's code changes (saved, or a submission from elsewhere) it is dropped.
 function draftStore(textarea) {
   const key = textarea.dataset.draftKey;
   if (!key) return null;
@@ -50,6 +107,7 @@ function draftStore(textarea) {
 function mountEditor(textarea) {
   const form = textarea.form;
   const drafts = draftStore(textarea);
+  const remote = serverDrafts(textarea);
   const draft = drafts && drafts.load();
   if (draft !== null && draft !== undefined) textarea.value = draft;
   const label = document.querySelector(`label[for="${textarea.id}"]`);
@@ -77,6 +135,7 @@ function mountEditor(textarea) {
         if (!update.docChanged) return;
         textarea.value = update.state.doc.toString();
         if (drafts) drafts.save(textarea.value);
+        if (remote) remote.changed();
       }),
     ],
   });
@@ -111,6 +170,8 @@ function gradeInPlace(form) {
   let busy = false;
   form.addEventListener("submit", async (event) => {
     if (!target || !window.fetch) return;
+    // Another button of the form (Save draft) posts where it says, as without script.
+    if (event.submitter && event.submitter.hasAttribute("formaction")) return;
     event.preventDefault();
     if (busy) return;
     busy = true;
@@ -161,6 +222,26 @@ function renderMath() {
   }
 }
 
+// A running interview's clock, counted down from the server's deadline; when it reaches zero
+// the page reloads once, and the server (which holds the real deadline) shows the report.
+function countDown(element) {
+  const deadline = Date.parse(element.dataset.deadline || "");
+  if (Number.isNaN(deadline)) return;
+  let reloaded = false;
+  const tick = () => {
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    element.textContent = `${minutes}:${seconds}`;
+    if (left === 0 && !reloaded) {
+      reloaded = true;
+      window.location.reload();
+    }
+  };
+  tick();
+  setInterval(tick, 1000);
+}
+
 function main() {
   document.documentElement.classList.add("js");
   for (const textarea of document.querySelectorAll("textarea[data-editor]")) {
@@ -172,6 +253,7 @@ function main() {
     }
   }
   for (const form of document.querySelectorAll("form[data-target]")) gradeInPlace(form);
+  for (const clock of document.querySelectorAll("[data-countdown]")) countDown(clock);
   renderMath();
 }
 
