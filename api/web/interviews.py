@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from api import interview_records as records
 from api import submissions
-from api.deps import AppDep, SessionDep
+from api.deps import AppDep, RowId, SessionDep
 from api.interviews import MAX_MINUTES
 from api.models import SubmissionCreate
 from api.questions import TOPICS, PublicQuestion
@@ -132,7 +132,7 @@ def create_interview_page(
 @router.get("/app/interviews/{interview_id}")
 def read_interview_page(
     request: Request,
-    interview_id: int,
+    interview_id: RowId,
     web: WebDep,
     user: LearnerDep,
     session: SessionDep,
@@ -162,7 +162,7 @@ def read_interview_page(
 
 @router.post("/app/interviews/{interview_id}/finish")
 def finish_interview_page(
-    interview_id: int, web: CheckedFormDep, user: LearnerDep, session: SessionDep, ctx: AppDep
+    interview_id: RowId, web: CheckedFormDep, user: LearnerDep, session: SessionDep, ctx: AppDep
 ) -> Response:
     del web
     try:
@@ -176,7 +176,7 @@ def finish_interview_page(
 
 @router.post("/app/interviews/{interview_id}/items/{position}/answers")
 def create_interview_answer_page(
-    interview_id: int,
+    interview_id: RowId,
     position: int,
     web: CheckedFormDep,
     user: LearnerDep,
@@ -208,7 +208,7 @@ def create_interview_answer_page(
 @router.get("/app/interviews/{interview_id}/items/{position}")
 def read_interview_item_page(
     request: Request,
-    interview_id: int,
+    interview_id: RowId,
     position: int,
     web: WebDep,
     user: LearnerDep,
@@ -247,7 +247,7 @@ def read_interview_item_page(
 
 @router.post("/app/interviews/{interview_id}/items/{position}/submissions")
 def create_interview_submission_page(
-    interview_id: int,
+    interview_id: RowId,
     position: int,
     web: CheckedFormDep,
     user: LearnerDep,

@@ -1,7 +1,7 @@
 """one running interview per learner, kept by a partial unique index
 
 Revision ID: 0006_one_running
-Revises: 0003_queue
+Revises: 0005_hints
 Create Date: 2026-11-30 14:15:00
 
 Before the index, two concurrent starts could both be stored. Such pairs are settled first:
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_one_running"
-down_revision = "0003_queue"
+down_revision = "0005_hints"
 branch_labels = None
 depends_on = None
 
