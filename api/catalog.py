@@ -60,9 +60,15 @@ class Exercise:
     prompt: dict[str, str]
     starter: str
     spec: ExerciseSpec
+    # starter.zh.py: the same code with its comments in Chinese (optional per exercise).
+    starter_zh: str | None = None
 
     def title(self, lang: Lang) -> str:
         return self.meta.title_zh if lang == "zh" else self.meta.title
+
+    def starter_for(self, lang: Lang) -> str:
+        """The starter with comments in ``lang``, falling back to the English one."""
+        return self.starter_zh if lang == "zh" and self.starter_zh is not None else self.starter
 
 
 def _read(path: Path) -> str:
@@ -127,6 +133,9 @@ def load_exercise(folder: Path) -> Exercise:
         prompt={"en": _read(folder / "prompt.md"), "zh": _read(folder / "prompt.zh.md")},
         starter=_read(folder / "starter.py"),
         spec=_load_spec(folder / "spec.py", slug),
+        starter_zh=_read(folder / "starter.zh.py")
+        if (folder / "starter.zh.py").is_file()
+        else None,
     )
 
 

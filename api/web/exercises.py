@@ -58,7 +58,7 @@ def _exercise_page(
     history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
     latest = history[0] if history else None
     if code is None:
-        code = latest.code if latest is not None else exercise.starter
+        code = latest.code if latest is not None else exercise.starter_for(web.lang)
     verdict = verdict_view(submissions.public(latest), web.lang) if latest is not None else None
     return render(
         request,
