@@ -177,11 +177,11 @@ _NOTES = _rules(
     (r"eval mode", "eval 模式"),
     (r"train mode", "train 模式"),
     (r"in train mode", "在 train 模式下"),
-    (r"again, in eval mode, on a new input", "再次调用，eval 模式，换一个新输入"),
+    (r"again, in eval mode, on a new input", "换一个新输入，再次调用"),
     (r"after the update", "参数更新之后"),
     (r"after the update, on a batch of (?P<n>\d+)", "参数更新之后，批大小为 {n}"),
-    (r"an optimiser-like update of every parameter", "模拟优化器，更新每个参数"),
-    (r"an optimiser-like update of the parameters", "模拟优化器，更新参数"),
+    (r"an optimiser-like update of every parameter", "按优化器的方式更新每个参数"),
+    (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
     (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
 )
 
@@ -204,7 +204,7 @@ def _step_body(en: str) -> str | None:
     if m is None:
         note = _apply(_NOTES, en)
         return note
-    words = f"{m['mode']} 模式调用" + (
+    words = f"{m['mode']} 模式下调用" + (
         "，并做反向传播" if m["bw"] else "，只在 torch.no_grad() 下做前向"
     )
     if m["layout"]:
@@ -334,7 +334,7 @@ _CHECKS = _rules(
         "{n} 没有收到梯度：forward 里没有用到它，或者它被 detach 了",
     ),
     (r"gradient shape (?P<s>\(.*?\))", "梯度的形状为 {s}，与参考结果不同"),
-    (r"(?:buffer \S+ )?missing after(?: this step)?", "这一步之后不存在或形状不对"),
+    (r"(?:buffer \S+ )?missing after(?: this step)?", "这一步之后缺失，或者形状不对"),
     (r"is (?P<a>.+), expected (?P<b>.+)", "为 {a}，应为 {b}"),
 )
 
@@ -382,8 +382,8 @@ _STATIC = _rules(
     (
         r"Your code raised (?P<t>\S+?)(?: at line (?P<l>\d+))? while loading: (?P<m>.*)",
         lambda m: (
-            "你的代码在加载时"
-            + (f"（第 {m['l']} 行）" if m["l"] else "")
+            "你的代码加载时"
+            + (f"在第 {m['l']} 行" if m["l"] else "")
             + f"抛出了 {m['t']}：{m['m']}"
         ),
     ),
@@ -404,7 +404,7 @@ _STATIC = _rules(
     (
         r"All (?P<n>\d+) cases passed: outputs and gradients match the reference "
         r"\(the closest call used (?P<p>\S+) of its tolerance\)\.",
-        "全部 {n} 个用例通过：输出和梯度都与参考结果一致（误差最接近上限的一次用掉了容差的 {p}）。",
+        "全部 {n} 个用例通过：输出和梯度都与参考结果一致（最接近上限的一项检查用掉了容差的 {p}）。",
     ),
     # Row-level messages (api.submissions): grading broke, or details are withheld.
     (r"not graded: the grader was busy", "未评测：评测程序繁忙"),
