@@ -122,12 +122,14 @@ class Client:
             "GET", f"/exercises/{slug}", params={"lang": lang}, missing=_unknown_exercise(slug)
         )
 
-    def submit(self, slug: str, code: str) -> dict[str, Any]:
-        """Grade ``code`` as a submission to exercise ``slug``; returns the verdict."""
+    def submit(self, slug: str, code: str, lang: str | None = None) -> dict[str, Any]:
+        """Grade ``code`` as a submission to exercise ``slug``; returns the verdict, in ``lang``
+        (en or zh; None: the learner's preference on the server)."""
         return self._json(
             "POST",
             f"/exercises/{slug}/submissions",
             json={"code": code},
+            params={"lang": lang} if lang else None,
             missing=_unknown_exercise(slug),
         )
 

@@ -86,9 +86,15 @@ class Exercise:
     starter: str
     spec: ExerciseSpec
     hints: tuple[Hint, ...] = ()
+    # starter.zh.py: the same code with its comments in Chinese (optional per exercise).
+    starter_zh: str | None = None
 
     def title(self, lang: Lang) -> str:
         return self.meta.title_zh if lang == "zh" else self.meta.title
+
+    def starter_for(self, lang: Lang) -> str:
+        """The starter with comments in ``lang``, falling back to the English one."""
+        return self.starter_zh if lang == "zh" and self.starter_zh is not None else self.starter
 
 
 def _read(path: Path) -> str:
@@ -178,6 +184,9 @@ def load_exercise(folder: Path) -> Exercise:
         starter=_read(folder / "starter.py"),
         spec=_load_spec(folder / "spec.py", slug),
         hints=_load_hints(folder / "hints.yaml"),
+        starter_zh=_read(folder / "starter.zh.py")
+        if (folder / "starter.zh.py").is_file()
+        else None,
     )
 
 

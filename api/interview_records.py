@@ -39,6 +39,7 @@ from api.questions import (
     check_answer,
     public_view,
 )
+from api.verdict_i18n import render
 
 # --------------------------------------------------------------------------- errors
 
@@ -716,7 +717,7 @@ def _report(
             graded = [s for s in rows if s.state == "done"]
             if graded:
                 last = graded[-1]
-                entry.verdict = submissions.public(last)
+                entry.verdict = render(submissions.public(last), lang)  # the interview's language
                 entry.result = (
                     ItemResult.passed if last.verdict == "passed" else ItemResult.not_passed
                 )

@@ -7,7 +7,7 @@ Schema families per entity, after the FastAPI template: ``XCreate`` in, ``X`` th
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
@@ -22,15 +22,26 @@ class User(SQLModel, table=True):
     name: str = Field(max_length=80)
     token_hash: str = Field(index=True, unique=True, max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
+    # The language verdicts and starters are given in when a request does not say (?lang=).
+    lang: str = Field(default="en", max_length=8, sa_column_kwargs={"server_default": "en"})
+
+
+# The languages a learner can read the service in (the same as api.catalog.Lang).
+LearnerLang = Literal["en", "zh"]
 
 
 class UserCreate(SQLModel):
     name: str = Field(min_length=1, max_length=80)
 
 
+class UserUpdate(SQLModel):
+    lang: LearnerLang | None = None
+
+
 class UserPublic(SQLModel):
     id: int
     name: str
+    lang: LearnerLang = "en"
 
 
 class UserCreated(UserPublic):

@@ -153,6 +153,8 @@ def public(row: Submission) -> dict[str, Any]:
         "state": row.state,
         "verdict": row.verdict,
         "message": plaintext.capped(row.message or "", plaintext.MAX_MESSAGE),
+        # Both languages are kept; api.verdict_i18n.render shows the reader's one.
+        "message_zh": plaintext.capped(str(result.get("message_zh") or ""), plaintext.MAX_MESSAGE),
         "checks": text(result.get("checks") or []),
         "diagnosis": text(result.get("diagnosis")),
         "error": text(result.get("error")),

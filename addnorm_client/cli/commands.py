@@ -40,6 +40,11 @@ EXIT_ERROR = 2
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON, for scripts.")]
 LangOpt = Annotated[str, typer.Option("--lang", help="Language: en or zh.")]
+# The verdict's language: by default the learner's preference on the server (PATCH /users/me).
+VerdictLangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", help="Verdict language: en or zh (default: your preference)."),
+]
 ExerciseOpt = Annotated[
     str | None,
     typer.Option("--exercise", "-e", help="Exercise slug, if the file does not say."),
@@ -243,12 +248,18 @@ def check(file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False)
 
 
 @friendly
-def submit(file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False) -> None:
+def submit(
+    file: FileArg,
+    exercise: ExerciseOpt = None,
+    as_json: JsonOpt = False,
+    lang: VerdictLangOpt = None,
+) -> None:
     """Have the server grade FILE; exit code 1 unless it passed."""
     code = read_code(file)
+    verdict_lang = None if lang is None else _check_lang(lang)
     with _client() as client:
         slug = exercise_of(file, code, exercise, [e["slug"] for e in client.exercises()])
-        verdict = client.submit(slug, code)
+        verdict = client.submit(slug, code, verdict_lang)
     if as_json:
         show.print_json(out, verdict)
     else:
@@ -262,7 +273,7 @@ def _next_exercise(exercises: Sequence[Mapping[str, Any]], after: str) -> str | 
     return next((s for s in open_ if s != after), None)
 
 
-def _watch_round(client: Client, file: Path, slug: str, code: str) -> bool:
+def _watch_round(client: Client, file: Path, slug: str, code: str, lang: str | None = None) -> bool:
     """One check-then-submit round; True when the server passed the code."""
     out.rule(Text(f"{file.name}: checking"))
     try:
@@ -276,7 +287,7 @@ def _watch_round(client: Client, file: Path, slug: str, code: str) -> bool:
             out.print(Text("fix the local cases first; not submitted. Save to re-run.", "yellow"))
             return False
     try:
-        verdict = client.submit(slug, code)
+        verdict = client.submit(slug, code, lang)
     except TokenRejected as exc:
         raise AddnormError(_token_advice(exc)) from None
     except AddnormError as exc:
@@ -304,15 +315,17 @@ def watch(
     exit_on_pass: Annotated[
         bool, typer.Option("--exit-on-pass", help="Stop (exit 0) once the server passes it.")
     ] = False,
+    lang: VerdictLangOpt = None,
 ) -> None:
     """Re-check and re-submit FILE on every save (local cases first), like rustlings' watch."""
     code = read_code(file)
+    verdict_lang = None if lang is None else _check_lang(lang)
     with _client() as client:
         slug = exercise_of(file, code, exercise, [e["slug"] for e in client.exercises()])
         watcher = FileWatcher(file)
         watcher.accept(code)
         while True:
-            if _watch_round(client, file, slug, code) and exit_on_pass:
+            if _watch_round(client, file, slug, code, verdict_lang) and exit_on_pass:
                 return
             out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
             change = watcher.next_change()

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 import torch
 
+from api.grading import verdict_zh
 from api.grading.spec import Call, Case, InitValue, Layout, ModuleArg, Step, Update
 
 # Each tensor a case sends (input, upstream gradient, one parameter) stays under this many
@@ -114,9 +115,16 @@ def dtype_name(dtype: torch.dtype) -> str:
 
 
 def describe(x: torch.Tensor, what: str, *extra: str) -> str:
-    """A learner-readable description: 'x = N(0,1) + 1e3, shape (2, 7, 64), float32, ...'."""
+    """A learner-readable description: 'x = N(0,1) + 1e3, shape (2, 7, 64), float32, ...'.
+
+    Its Chinese counterpart is ``describe_zh``; a case built by ``scenario`` carries both."""
     shape = "(" + ", ".join(str(s) for s in x.shape) + ("," if x.dim() == 1 else "") + ")"
     return ", ".join([f"x = {what}", f"shape {shape}", dtype_name(x.dtype), *extra])
+
+
+def describe_zh(x: torch.Tensor, what: str, *extra: str) -> str:
+    """``describe`` in Chinese: 'x = N(0,1) + 1e3，形状 (2, 7, 64)，float32，...'."""
+    return verdict_zh.description(describe(x, what, *extra))
 
 
 def case(
@@ -178,8 +186,11 @@ def scenario(
     state: dict[str, torch.Tensor] | None,
     module_args: dict[str, ModuleArg] | None = None,
     stochastic: bool = False,
+    description_zh: str | None = None,
 ) -> Case:
-    """A ``Case`` running ``steps``; every tensor it sends stays under ``MAX_NUMEL``."""
+    """A ``Case`` running ``steps``; every tensor it sends stays under ``MAX_NUMEL``.
+
+    ``description_zh`` defaults to ``description`` put in Chinese by ``verdict_zh``."""
     tensors: list[tuple[str, torch.Tensor]] = list((state or {}).items())
     for k, step in enumerate(steps):
         if isinstance(step, Update):
@@ -200,6 +211,9 @@ def scenario(
         steps=tuple(steps),
         module_args=module_args or {},
         stochastic=stochastic,
+        description_zh=(
+            description_zh if description_zh is not None else verdict_zh.description(description)
+        ),
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import harness, static, verdict
+from api.grading import harness, static, verdict, verdict_zh
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
 from api.grading.verdict import Verdict
@@ -44,11 +44,13 @@ class Grader:
                     "line": problem.line,
                     "column": problem.column,
                 }
-            return Verdict(
-                status=problem.status,
-                message=problem.message,
-                error=error,
-                timings_ms={"total": _ms(started)},
+            return verdict_zh.fill(
+                Verdict(
+                    status=problem.status,
+                    message=problem.message,
+                    error=error,
+                    timings_ms={"total": _ms(started)},
+                )
             )
         seed = secrets.randbits(31) if seed is None else seed
         gen = torch.Generator().manual_seed(seed)
@@ -77,6 +79,7 @@ class Grader:
             time_limit=self.time_limit,
             expected=expected,
         )
+        verdict_zh.fill(result, cases)
         result.seed = seed
         result.timings_ms = {
             "draw": _ms(started, drawn),

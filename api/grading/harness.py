@@ -15,11 +15,16 @@ Keys of what a case produced, per step ``k`` (the parent reads exactly these):
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
+import linecache
+import re
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import torch
@@ -309,6 +314,48 @@ class _CappedText(io.TextIOBase):
         return "".join(self.parts) + ("\n[... output truncated]" if self.truncated else "")
 
 
+# torch's C++ warnings end with where in torch's own build tree they fired; server paths in a
+# message are cut down to the file's name. A learner needs neither.
+_INTERNAL_NOTE = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?")
+_ABSOLUTE_PATH = re.compile(r"(?:/[^\s/:'\"()]+)+/([^\s/:'\"()]+)")
+
+
+def _innermost_learner_line() -> int | None:
+    """The line of the learner's code running now (the innermost frame of it), if any."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == SUBMISSION_FILENAME:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def show_learner_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """``warnings.showwarning`` for the child: a warning is put at the learner's line
+    (``<submission>:12: UserWarning: ...``), never at the grader's file or a server path.
+
+    Python attributes a warning from C++ (``x.var()`` over one element) to the innermost Python
+    frame, which is the grader's tripwire or the harness's backward call, not the learner's."""
+    del line
+    at = lineno if filename == SUBMISSION_FILENAME else _innermost_learner_line()
+    where = SUBMISSION_FILENAME + (f":{at}" if at is not None else "")
+    text = _ABSOLUTE_PATH.sub(r"\1", _INTERNAL_NOTE.sub("", str(message)))
+    out = f"{where}: {category.__name__}: {text}\n"
+    source = linecache.getline(SUBMISSION_FILENAME, at).strip() if at is not None else ""
+    if source:
+        out += f"  {source}\n"
+    # As warnings does: a broken stream loses the warning, not the run.
+    with contextlib.suppress(Exception):
+        (file if file is not None else sys.stderr).write(out)
+
+
 def describe_exception(exc: BaseException) -> dict[str, Any]:
     """Type, message and the innermost line of the learner's code, without our paths."""
     line = None
@@ -443,6 +490,15 @@ def run_job(frame: bytes | bytearray) -> bytes:
     kind: Kind = header.get("kind", "module")
     stdout, stderr = _CappedText(MAX_CAPTURE), _CappedText(MAX_CAPTURE)
     sys.stdout, sys.stderr = stdout, stderr
+    # Warnings point at the learner's lines, which linecache can then quote.
+    code: str = header["code"]
+    linecache.cache[SUBMISSION_FILENAME] = (
+        len(code),
+        None,
+        code.splitlines(keepends=True),
+        SUBMISSION_FILENAME,
+    )
+    warnings.showwarning = show_learner_warning
     result: dict[str, Any] = {"cases": []}
     tensors: dict[str, torch.Tensor] = {}
     tripped: set[str] = set()

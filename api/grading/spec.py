@@ -109,6 +109,9 @@ class Case:
     steps: tuple[Step, ...] = ()
     module_args: Mapping[str, ModuleArg] = field(default_factory=dict)
     stochastic: bool = False
+    # The description in Chinese for a learner reading verdicts in Chinese; empty: derived from
+    # ``description`` by ``verdict_zh.description`` (``draw.scenario`` fills it in).
+    description_zh: str = ""
 
     @property
     def scenario(self) -> tuple[Step, ...]:

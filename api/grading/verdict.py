@@ -54,6 +54,10 @@ class Check(BaseModel):
     target: str
     passed: bool
     message: str
+    # The same texts in Chinese (filled in by verdict_zh.fill; empty in verdicts stored before).
+    description_zh: str = ""
+    step_description_zh: str = ""
+    message_zh: str = ""
     shape: list[int] | None = None
     dtype: str | None = None
     max_abs_error: float | None = None
@@ -73,6 +77,7 @@ class Diagnosis(BaseModel):
 class Verdict(BaseModel):
     status: str  # passed | failed | error | timeout | crashed | rejected
     message: str
+    message_zh: str = ""  # the message in Chinese (verdict_zh.fill)
     checks: list[Check] = []
     diagnosis: Diagnosis | None = None
     error: dict[str, Any] | None = None
@@ -456,7 +461,7 @@ def _judge_case(
                 check(
                     "parameters",
                     False,
-                    f"parameters do not match the contract: expected {_listing(ref.parameters)}"
+                    f"do not match the contract: expected {_listing(ref.parameters)}"
                     f"; yours are {_listing(shown)}",
                 )
             ],
@@ -469,7 +474,7 @@ def _judge_case(
                 check(
                     "buffers",
                     False,
-                    f"buffers do not match the contract: expected {_listing(ref.buffers)}; "
+                    f"do not match the contract: expected {_listing(ref.buffers)}; "
                     f"yours are {_listing(their_buffers)}",
                 )
             ],
@@ -562,7 +567,7 @@ def _judge_call(
                 check(
                     target,
                     False,
-                    f"{target} shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
+                    f"shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
                     k,
                     shape=list(out.shape),
                     dtype=wire.DTYPE_NAMES.get(out.dtype),
@@ -638,7 +643,7 @@ def _judge_call(
         target = f"buffer {name}"
         theirs = tensors.get(f"{index}.{key}")
         if theirs is None or list(theirs.shape) != list(ref_buf.shape):
-            judgement.checks.append(check(target, False, f"buffer {name} missing after", k))
+            judgement.checks.append(check(target, False, "missing after this step", k))
             continue
         if not ref_buf.is_floating_point():
             same = theirs.dtype == ref_buf.dtype and torch.equal(theirs, ref_buf)

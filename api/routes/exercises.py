@@ -13,15 +13,17 @@ from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.followups import follow_ups_for
 from api.models import Draft, DraftSave, User
 from api.practice import NextReviewPublic
+from api.routes.users import learner_lang
 
 router = APIRouter(tags=["exercises"])
 
 
 @router.get("/exercises")
 def read_exercises(
-    ctx: AppDep, user: CurrentUser, session: SessionDep, lang: Lang = "en"
+    ctx: AppDep, user: CurrentUser, session: SessionDep, lang: Lang | None = None
 ) -> list[dict[str, Any]]:
     assert user.id is not None
+    lang = lang or learner_lang(user)
     mine = progress.exercise_progress(session, user_id=user.id, catalog=ctx.catalog)
     return [
         {
@@ -38,9 +40,10 @@ def read_exercises(
 
 @router.get("/exercises/{slug}")
 def read_exercise(
-    ctx: AppDep, exercise: ExerciseDep, user: CurrentUser, lang: Lang = "en"
+    ctx: AppDep, exercise: ExerciseDep, user: CurrentUser, lang: Lang | None = None
 ) -> dict[str, Any]:
-    del user  # learners only: the prompt is served to authenticated learners
+    """The prompt and the starter in ``lang``, by default the learner's preference."""
+    lang = lang or learner_lang(user)  # learners only: served to authenticated learners
     return {
         "slug": exercise.slug,
         "title": exercise.title(lang),
@@ -50,7 +53,7 @@ def read_exercise(
         "difficulty": exercise.meta.difficulty,
         "lang": lang,
         "prompt": exercise.prompt[lang],
-        "starter": exercise.starter,
+        "starter": exercise.starter_for(lang),
         "contract": {
             "class_name": exercise.spec.class_name,
             "signature": exercise.meta.signature,

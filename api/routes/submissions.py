@@ -9,12 +9,14 @@ from fastapi.responses import JSONResponse
 from sqlmodel import Session
 
 from api import interview_records, plaintext, submissions, submitting
-from api.catalog import Exercise
+from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
 from api.models import Submission, SubmissionCreate, User
+from api.routes.users import learner_lang
+from api.verdict_i18n import render
 
 log = logging.getLogger("addnorm.api")
 router = APIRouter(tags=["submissions"])
@@ -34,9 +36,13 @@ def create_submission(
     user: CurrentUser,
     session: SessionDep,
     ctx: AppDep,
+    lang: Lang | None = None,
 ) -> JSONResponse:
     """Grade the code and answer with the verdict, unless a running mock interview asks this
-    exercise: then it is a 409 pointing there, so its feedback cannot be had around it."""
+    exercise: then it is a 409 pointing there, so its feedback cannot be had around it.
+
+    The verdict reads in ``lang``, by default the learner's preference (``PATCH /users/me``);
+    it is stored in both languages, so reading it later in the other one works too."""
     assert user.id is not None
     held = interview_records.holding(
         session, user_id=user.id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
@@ -49,7 +55,7 @@ def create_submission(
                 f"with POST /interviews/{held.id}/items/{{position}}/submissions until it ends"
             ),
         )
-    return grade_submission(body, exercise, user, session, ctx)
+    return grade_submission(body, exercise, user, session, ctx, lang=lang)
 
 
 def grade_submission(
@@ -58,6 +64,8 @@ def grade_submission(
     user: User,
     session: Session,
     ctx: AppContext,
+    *,
+    lang: Lang | None = None,
 ) -> JSONResponse:
     """Grade the code in the sandbox and answer with the verdict: synchronously (~tens of ms)
     when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``."""
@@ -69,8 +77,9 @@ def grade_submission(
         raise HTTPException(
             413, detail=f"Code is {size} bytes; the limit is {MAX_CODE_BYTES // 1024} KiB"
         )
+    shown = lang or learner_lang(user)
     if ctx.queue is not None:
-        return _enqueue_submission(code, exercise, user.id, session, ctx)
+        return _enqueue_submission(code, exercise, user.id, session, ctx, lang, shown)
     assert ctx.grader is not None
     try:
         with ctx.limits.slot(user.id):
@@ -112,7 +121,7 @@ def grade_submission(
     row = recorded or _reread(session, row)
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
-    return JSONResponse(submissions.public(row), status_code=201)
+    return JSONResponse(render(submissions.public(row), shown), status_code=201)
 
 
 def _reread(session: Session, row: Submission) -> Submission:
@@ -121,7 +130,13 @@ def _reread(session: Session, row: Submission) -> Submission:
 
 
 def _enqueue_submission(
-    code: str, exercise: Exercise, user_id: int, session: Session, ctx: AppContext
+    code: str,
+    exercise: Exercise,
+    user_id: int,
+    session: Session,
+    ctx: AppContext,
+    asked: Lang | None,
+    lang: Lang,
 ) -> JSONResponse:
     """Queue mode: store the row `queued`, send the task, wait a bounded time for the notice.
 
@@ -146,38 +161,45 @@ def _enqueue_submission(
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
     if row.state == "done":
-        return JSONResponse(submissions.public(row), status_code=201)
+        return JSONResponse(render(submissions.public(row), lang), status_code=201)
     if row.state == "grader_failed":
         return JSONResponse(
             {"detail": f"Grading did not finish ({row.message}); please resubmit", "id": row.id},
             status_code=503,
             headers={"Retry-After": "1"},
         )
-    location = f"/submissions/{row.id}"
+    # The poll path keeps a language asked for here (else the learner's preference applies).
+    location = f"/submissions/{row.id}" + (f"?lang={asked}" if asked else "")
     return JSONResponse(
-        submissions.public(row),
+        render(submissions.public(row), lang),
         status_code=202,
         headers={"Location": location, "Retry-After": "1"},
     )
 
 
 @router.get("/submissions/{submission_id}")
-def read_submission(submission_id: RowId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+def read_submission(
+    submission_id: RowId, user: CurrentUser, session: SessionDep, lang: Lang | None = None
+) -> dict[str, Any]:
     assert user.id is not None
     row = submissions.get(session, user_id=user.id, submission_id=submission_id)
     if row is None:
         raise HTTPException(404, detail="Submission not found")
-    return _shown(row, _held(session, user.id))
+    return render(_shown(row, _held(session, user.id)), lang or learner_lang(user))
 
 
 @router.get("/submissions")
 def read_submissions(
-    user: CurrentUser, session: SessionDep, exercise: str | None = None
+    user: CurrentUser,
+    session: SessionDep,
+    exercise: str | None = None,
+    lang: Lang | None = None,
 ) -> list[dict[str, Any]]:
     assert user.id is not None
     rows = submissions.list_for(session, user_id=user.id, exercise=exercise)
     held = _held(session, user.id)
-    return [_shown(r, held) for r in rows]
+    shown = lang or learner_lang(user)
+    return [render(_shown(r, held), shown) for r in rows]
 
 
 def _held(session: Session, user_id: int) -> dict[str, datetime]:

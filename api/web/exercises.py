@@ -13,7 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
 from api import progress, submissions
-from api.catalog import Exercise
+from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.models import Submission, SubmissionCreate, User
 from api.routes.submissions import create_submission
@@ -60,7 +60,7 @@ def _exercise_page(
     history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
     latest = history[0] if history else None
     if code is None:
-        code = _opening_code(session, user.id, exercise, latest)
+        code = _opening_code(session, user.id, exercise, latest, web.lang)
     verdict = verdict_view(submissions.public(latest), web.lang) if latest is not None else None
     return render(
         request,
@@ -80,7 +80,7 @@ def _exercise_page(
 
 
 def _opening_code(
-    session: Session, user_id: int, exercise: Exercise, latest: Submission | None
+    session: Session, user_id: int, exercise: Exercise, latest: Submission | None, lang: Lang
 ) -> str:
     """The server's draft when it is newer than the last submission, else that submission's
     code, else the starter: the page opens where the learner left off, on any device."""
@@ -92,7 +92,7 @@ def _opening_code(
             submitted if submitted.tzinfo else submitted.replace(tzinfo=UTC)
         ):
             return code
-    return latest.code if latest is not None else exercise.starter
+    return latest.code if latest is not None else exercise.starter_for(lang)
 
 
 @router.get("/app/exercises/{slug}")

@@ -239,7 +239,7 @@ def read_interview_item_page(
         iv=iv,
         item=item,
         exercise=exercise,
-        code=last.code if last is not None else exercise.starter,
+        code=last.code if last is not None else exercise.starter_for(web.lang),
         result=request.query_params.get("result"),
         problem=request.query_params.get("problem"),
     )

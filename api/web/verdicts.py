@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.verdict_i18n import render
 from api.web.i18n import Lang, text
 
 STATUSES = ("passed", "failed", "error", "timeout", "crashed", "rejected")
@@ -34,6 +35,7 @@ class VerdictView:
 
 def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
     """From ``api.submissions.public(row)``, the JSON the API answers."""
+    public = render(public, lang)  # message, checks and diagnosis in the page's language
     status = public.get("verdict") if public.get("state") == "done" else None
     status = status if status in STATUSES else "not_graded"
     total, passed = int(public.get("cases_total") or 0), int(public.get("cases_passed") or 0)

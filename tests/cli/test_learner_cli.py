@@ -194,3 +194,23 @@ def test_rate_limit_says_when_to_retry(tmp_path: Path) -> None:
         assert httpx.get(f"{srv.url}/health").status_code == 200
     finally:
         stop_server(srv)
+
+
+def test_submit_and_start_pass_the_learners_language(signed_up: Learner) -> None:
+    started = signed_up.run("start", "layer_norm", "--lang", "zh")
+    assert started.returncode == 0, started.stderr
+    written = (signed_up.home / "layer_norm.py").read_text(encoding="utf-8")
+    assert re.search(r"[\u4e00-\u9fff]", written)  # the starter's comments in Chinese
+    (signed_up.home / "layer_norm.py").write_text(UNBIASED)
+    zh = signed_up.run("submit", "layer_norm.py", "--lang", "zh", "--json")
+    assert zh.returncode == 1, zh.stderr
+    verdict = json.loads(zh.stdout)
+    assert verdict["lang"] == "zh" and "个用例" in verdict["message"]
+    assert verdict["diagnosis"]["title"] == verdict["diagnosis"]["title_zh"]
+    shown = signed_up.run("submit", "layer_norm.py", "--lang", "zh")
+    assert "个用例" in shown.stdout and verdict["diagnosis"]["title_zh"] in shown.stdout
+    en = signed_up.run("submit", "layer_norm.py", "--json")  # no --lang: the preference, en
+    assert json.loads(en.stdout)["lang"] == "en"
+    assert "--lang must be en or zh" in one_line_error(
+        signed_up.run("submit", "layer_norm.py", "--lang", "fr")
+    )

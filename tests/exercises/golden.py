@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from api.catalog import load_catalog
-from api.grading import harness, verdict
+from api.grading import harness, verdict, verdict_zh
 from api.grading.spec import ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,9 +46,10 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
             answer = harness.run_job(frame)
     finally:  # run_job redirects them for good: it owns the child process, not this one
         sys.stdout, sys.stderr = out, err
-    return verdict.decide(
+    decided = verdict.decide(
         spec, cases, body=answer, timed_out=False, truncated=False, signal=None, time_limit=5.0
     )
+    return verdict_zh.fill(decided, cases)  # as the grader does: both languages
 
 
 def summary(v: verdict.Verdict) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def summary(v: verdict.Verdict) -> dict[str, Any]:
     return {
         "status": v.status,
         "message": _mask(v.message),
+        "message_zh": _mask(v.message_zh),
         "diagnosis": None if v.diagnosis is None else v.diagnosis.name,
         "cases_total": v.cases_total,
         "cases_passed": v.cases_passed,

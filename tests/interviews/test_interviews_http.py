@@ -160,6 +160,7 @@ def test_a_thirty_minute_interview_and_its_report(
     assert wrong["check"]["correct"] is False and wrong["check"]["correct_answer_text"]
     assert wrong["answer"] == wrong_answer(q2) or isinstance(q2, MultipleSelectQuestion)
     assert exercise["verdict"]["verdict"] == "passed" and exercise["verdict"]["checks"]
+    assert exercise["verdict"]["lang"] == "en"  # the interview's language (English by default)
     assert len(exercise["submission_ids"]) == 2 and exercise["attempts"] == 2
     # ... and the submission endpoints show the details again.
     revealed = api.get(f"/submissions/{exercise['submission_ids'][0]}").json()

@@ -88,9 +88,19 @@ def test_without_a_worker_in_time_the_answer_is_202_with_a_location_to_poll(
             assert r.headers["location"] == f"/submissions/{r.json()['id']}"
             assert r.json()["state"] in {"queued", "grading"} and r.json()["verdict"] is None
             done = poll(c, r.headers["location"])
+            # A language asked for on submitting stays on the poll path.
+            zh = c.post(
+                "/exercises/layer_norm/submissions", json={"code": STARTER}, params={"lang": "zh"}
+            )
+            assert zh.status_code == 202, zh.text
+            assert zh.headers["location"] == f"/submissions/{zh.json()['id']}?lang=zh"
+            assert zh.json()["lang"] == "zh"
+            read = poll(c, zh.headers["location"])
     finally:
         stop_server(srv)
     assert done["state"] == "done" and done["verdict"] == "passed"
+    assert read["lang"] == "zh" and read["verdict"] == "error"
+    assert "你的代码" in str(read["message"]) and "NotImplementedError" in str(read["message"])
 
 
 def test_bad_input_is_refused_before_anything_is_queued(queue_api: Server) -> None:

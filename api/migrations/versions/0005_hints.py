@@ -1,7 +1,7 @@
 """hints and drafts: help a learner used (hint rungs, the worked solution), and saved drafts
 
 Revision ID: 0005_hints
-Revises: 0003_queue
+Revises: 0004_learner_lang
 Create Date: 2026-11-30 14:20:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_hints"
-down_revision = "0003_queue"
+down_revision = "0004_learner_lang"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,506 @@
+"""The Chinese wording of a verdict, derived from its English texts and its structured fields.
+
+The grader words a verdict in English from a small, fixed set of templates (``verdict.py``,
+``static.py``, ``draw.py``); this module knows those templates and says the same thing in
+Chinese. Working from the English text rather than inside the grader keeps the comparison code
+free of wording, and lets a verdict stored before Chinese existed be read in Chinese too.
+
+Each function returns the Chinese text, or, where a template is not known (a spec's free-form
+note, a wording changed in the grader without a Chinese counterpart), leaves that part in
+English: a verdict always renders. ``untranslated`` lists such parts, so a test can hold every
+case description of every exercise to full coverage.
+
+Numbers, identifiers, shapes, dtypes and code (``torch.no_grad()``, ``approximate="tanh"``) stay
+as they are: a learner types them, and searching for them must still work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api.grading.spec import Case
+    from api.grading.verdict import Verdict
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+
+def _rules(*pairs: tuple[str, str | Callable[[re.Match[str]], str]]) -> list[Rule]:
+    """Full-match rules; a string template is filled with the match's named groups."""
+    out: list[Rule] = []
+    for pattern, zh in pairs:
+        if isinstance(zh, str):
+            template = zh
+
+            def fill(m: re.Match[str], template: str = template) -> str:
+                return template.format(**{k: v or "" for k, v in m.groupdict().items()})
+
+            out.append((re.compile(pattern, re.S), fill))
+        else:
+            out.append((re.compile(pattern, re.S), zh))
+    return out
+
+
+def _apply(rules: Sequence[Rule], text: str) -> str | None:
+    for pattern, render in rules:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return render(m)
+    return None
+
+
+# --- case descriptions: "x = N(0,1) + 1e3, shape (2, 7, 64), float32, random weight/bias, ..."
+
+_NUM = r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
+_MODES = {"train": "train", "eval": "eval", "update": "更新参数"}
+
+
+def _modes(m: re.Match[str]) -> str:
+    modes = m.group(0).split(" then ")
+    if len(modes) == 1:
+        return f"{modes[0]} 模式"
+    if all(x in ("train", "eval") for x in modes):
+        return "依次以 " + "、".join(modes) + " 模式调用"
+    return " → ".join(_MODES[x] for x in modes)
+
+
+# An input's distribution: math stays, the words around it do not.
+_WHAT = _rules(
+    (r"(?P<n>\d+) points on (?P<r>\[.*\])", "区间 {r} 上的 {n} 个点"),
+    (
+        r"constant along the last dim \(k/4, one row all zero\)",
+        "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
+    ),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
+)
+
+_FRAGMENTS = _rules(
+    (r"x = (?P<what>.+)", lambda m: "x = " + _what(m.group("what"))),
+    (r"shape (?P<s>\(.*\))", "形状 {s}"),
+    (r"(?:float(?:16|32|64)|bfloat16)", lambda m: m.group(0)),
+    (r"random weight/bias", "weight/bias 取随机值"),
+    (r"random weight", "weight 取随机值"),
+    (r"random gain and weights", "增益和权重取随机值"),
+    (r"random norm weight/bias and sublayer parameters", "norm 的 weight/bias 和子层参数取随机值"),
+    (r"random (?P<w>w1/w2/w3) \(std (?P<s>.+)\)", "{w} 取随机值（标准差 {s}）"),
+    (r"default init \(weight = 1, bias = 0\)", "默认初始化（weight = 1，bias = 0）"),
+    (r"default init \(weight = 1\)", "默认初始化（weight = 1）"),
+    (
+        r"default init \(the sublayer as given, norm weight 1 and bias 0\)",
+        "默认初始化（子层保持传入时的参数，norm 的 weight 为 1、bias 为 0）",
+    ),
+    (r"default eps = (?P<v>\S+)", "默认 eps = {v}"),
+    (r"a non-contiguous \((?P<l>\w+)\) view", "非连续（{l}）视图"),
+    (r"a transposed view", "转置后的视图"),
+    (r"forward only", "只做前向"),
+    (r"under torch\.no_grad\(\)", "在 torch.no_grad() 下"),
+    (r"forward only, under torch\.no_grad\(\)", "只在 torch.no_grad() 下做前向"),
+    (r"defaults", "全部用默认参数"),
+    (r"hidden width (?P<n>\d+)", "隐藏层宽度 {n}"),
+    (r"gate pre-activations near (?P<v>\S+)", "门控分支的激活前值在 {v} 附近"),
+    (r"pre-activations near (?P<v>\S+)", "激活前的值在 {v} 附近"),
+    (r"pre-norm", "pre-norm（先归一化）"),
+    (r"post-norm", "post-norm（后归一化）"),
+    (r"eval mode", "eval 模式"),
+    (r"train mode \(seeded\)", "train 模式（固定随机种子）"),
+    (r"(?:train|eval)(?: then (?:train|eval))*", _modes),
+    (r"then (?P<n>\d+) more calls", "之后再调用 {n} 次"),
+    (
+        r"then an update and an eval-mode call on a batch of (?P<n>\d+)",
+        "随后更新一次参数，再以 eval 模式在批大小为 {n} 的输入上调用",
+    ),
+    (r"train, update, eval", "先以 train 模式调用，更新参数后再以 eval 模式调用"),
+    (
+        r"sublayer = Linear fixed at zero \(F\(x\) = 0\)",
+        "sublayer = 固定为零的 Linear（F(x) = 0）",
+    ),
+    (r"(?P<k>[A-Za-z_]\w*) ?= ?(?P<v>.+?) \(default\)", "{k} = {v}（默认值）"),
+    # name = value, name=value, Linear(32, 64) -> GELU: code, kept as written.
+    (r"[A-Za-z_]\w* ?= ?[^\s,]+(?: -> [^,]+)*", lambda m: m.group(0)),
+    (r"[A-Za-z_]\w* ?= ?Linear\(.*", lambda m: m.group(0)),
+    (r"[A-Z]\w*\(\)", lambda m: m.group(0)),
+)
+
+
+def _what(en: str) -> str:
+    return _apply(_WHAT, en) or en
+
+
+def _split_top(text: str, sep: str = ", ") -> list[str]:
+    """``text`` split at ``sep`` outside brackets: '(2, 7)' and '[-10, 10]' stay whole."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _fragments(en: str) -> list[tuple[str, str | None]]:
+    # Fragments that are phrases of their own across commas, joined before the split.
+    joined = en.replace("train, update, eval", "train\x00 update\x00 eval").replace(
+        "forward only, under torch.no_grad()", "forward only\x00 under torch.no_grad()"
+    )
+    out = []
+    for part in _split_top(joined):
+        part = part.replace("\x00", ",")
+        out.append((part, _apply(_FRAGMENTS, part)))
+    return out
+
+
+def description(en: str) -> str:
+    """A case description in Chinese, fragment by fragment (unknown fragments stay English)."""
+    if not en:
+        return en
+    return "，".join(zh if zh is not None else part for part, zh in _fragments(en))
+
+
+def untranslated(en: str) -> list[str]:
+    """The fragments of a case description that ``description`` leaves in English."""
+    return [part for part, zh in _fragments(en) if zh is None]
+
+
+# --- step descriptions: "step 3 of 3: eval-mode call with backward, input of shape (1, 64)"
+
+_NOTES = _rules(
+    (r"eval mode", "eval 模式"),
+    (r"train mode", "train 模式"),
+    (r"in train mode", "在 train 模式下"),
+    (r"again, in eval mode, on a new input", "换一个新输入，再次调用"),
+    (r"after the update", "参数更新之后"),
+    (r"after the update, on a batch of (?P<n>\d+)", "参数更新之后，批大小为 {n}"),
+    (r"an optimiser-like update of every parameter", "按优化器的方式更新每个参数"),
+    (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
+    (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
+)
+
+
+def _note(en: str) -> str:
+    return _apply(_NOTES, en) or en
+
+
+_CALL = re.compile(
+    r"(?P<mode>train|eval)-mode call"
+    r"(?:(?P<bw> with backward)|, forward only under torch\.no_grad\(\))"
+    r"(?:, input a non-contiguous \((?P<layout>\w+)\) view of shape (?P<vshape>\([^)]*\))"
+    r"|, input of shape (?P<shape>\([^)]*\)))?"
+    r"(?: \((?P<note>.*)\))?"
+)
+
+
+def _step_body(en: str) -> str | None:
+    m = _CALL.fullmatch(en)
+    if m is None:
+        note = _apply(_NOTES, en)
+        return note
+    words = f"{m['mode']} 模式下调用" + (
+        "，并做反向传播" if m["bw"] else "，只在 torch.no_grad() 下做前向"
+    )
+    if m["layout"]:
+        words += f"，输入是形状为 {m['vshape']} 的非连续（{m['layout']}）视图"
+    elif m["shape"]:
+        words += f"，输入形状为 {m['shape']}"
+    # A note that only repeats the mode ("train mode" on a train-mode call) adds nothing.
+    if m["note"] and m["note"] not in (f"{m['mode']} mode", f"in {m['mode']} mode"):
+        words += f"（{_note(m['note'])}）"
+    return words
+
+
+def untranslated_step(en: str) -> list[str]:
+    """The parts of a step description that ``step`` leaves in English (a note it lacks)."""
+    m = re.fullmatch(r"step \d+ of \d+: (?P<body>.*)", en, re.S)
+    if m is None:
+        return [en] if en else []
+    call = _CALL.fullmatch(m["body"])
+    if call is None:
+        return [] if _apply(_NOTES, m["body"]) is not None else [m["body"]]
+    note = call["note"]
+    known = note is None or note in (f"{call['mode']} mode", f"in {call['mode']} mode")
+    return [] if known or _apply(_NOTES, note) is not None else [note]
+
+
+def step(en: str) -> str:
+    """A step description in Chinese: 'step 2 of 3: ...' becomes '第 2/3 步：...'."""
+    m = re.fullmatch(r"step (?P<k>\d+) of (?P<n>\d+): (?P<body>.*)", en, re.S)
+    if m is None:
+        return en
+    body = _step_body(m["body"])
+    return f"第 {m['k']}/{m['n']} 步：{body if body is not None else m['body']}"
+
+
+# --- a check: what it is about (target) and what it found (message)
+
+_TARGETS = _rules(
+    (r"output", "输出"),
+    (r"output\[(?P<i>\d+)\]", "输出[{i}]"),
+    (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{target(m['t'])}的 dtype"),
+    (r"grad of input(?P<i>\[\d+\])?", "输入{i}的梯度"),
+    (r"grad of (?P<n>.+)", "{n} 的梯度"),
+    (r"input(?P<i>\[\d+\])? unchanged", "输入{i}未被修改"),
+    (r"buffer (?P<n>.+)", "buffer {n}"),
+    (r"calls to (?P<n>.+)", "对 {n} 的调用"),
+    (r"(?P<n>\w+) untouched", "{n} 保持原样"),
+    (r"backward", "backward"),
+    (r"run", "运行"),
+    (r"parameters", "参数"),
+    (r"buffers", "buffer"),
+)
+
+
+def target(en: str) -> str:
+    return _apply(_TARGETS, en) or en
+
+
+def _listing(en: str) -> str:
+    """'w1.weight (4, 2), w2.weight (2, 4) and 3 more' as a Chinese enumeration."""
+    text = re.sub(r" and (\d+) more$", r"，另有 \1 个", en)
+    return "无" if text == "none" else "、".join(_split_top(text))
+
+
+_NONFINITE = {
+    "NaN where the reference is finite": "在参考结果为有限值的位置出现了 NaN",
+    "inf where the reference is finite": "在参考结果为有限值的位置出现了 inf",
+    "a different value where the reference is infinite": "在参考结果为无穷的位置给出了不同的值",
+}
+
+_CHECKS = _rules(
+    (r"matches", "一致"),
+    (r"matches \(max error (?P<e>\S+), allowed (?P<a>\S+)\)", "一致（最大误差 {e}，允许 {a}）"),
+    (
+        r"differs from the reference by up to (?P<e>\S+) \(relative (?P<r>\S+)\) at index "
+        r"(?P<i>\(.*?\)); allowed (?P<a>\S+) there",
+        "与参考结果最多相差 {e}（相对误差 {r}），位于索引 {i}；该处允许的误差为 {a}",
+    ),
+    (
+        r"(?P<what>NaN where the reference is finite|inf where the reference is finite|"
+        r"a different value where the reference is infinite) \(first at index (?P<i>\(.*?\))\)",
+        lambda m: f"{_NONFINITE[m['what']]}（首次出现在索引 {m['i']}）",
+    ),
+    (r"this case was never run", "这个用例没有运行"),
+    (
+        r"(?:parameters )?do not match the contract: expected (?P<a>.*); yours are (?P<b>.*)",
+        lambda m: f"与约定不符：应为 {_listing(m['a'])}；你的是 {_listing(m['b'])}",
+    ),
+    (
+        r"(?:buffers )?do not match the contract: expected (?P<a>.*); yours are (?P<b>.*)",
+        lambda m: f"与约定不符：应为 {_listing(m['a'])}；你的是 {_listing(m['b'])}",
+    ),
+    (
+        r"failed: your constructor changed the parameters of the module it was given",
+        "你的构造函数修改了传入模块的参数",
+    ),
+    (
+        r"an unknown number of call\(s\) in this step; the contract makes (?P<w>\d+)",
+        "这一步的调用次数未知；按约定应为 {w} 次",
+    ),
+    (
+        r"(?P<g>\d+) call\(s\) in this step; the contract makes (?P<w>\d+)",
+        "这一步调用了 {g} 次；按约定应为 {w} 次",
+    ),
+    (
+        r"the output's grad_fn is (?P<f>.+), not your Function's backward",
+        "输出的 grad_fn 是 {f}，而不是你的 Function 的 backward",
+    ),
+    (
+        r"forward returned nothing usable, not what the contract asks",
+        "forward 没有返回可用的结果，不符合约定",
+    ),
+    (
+        r"forward returned (?P<w>.+), not what the contract asks",
+        "forward 返回的是 {w}，不符合约定",
+    ),
+    (
+        r"(?:\S+ )?shape (?P<s>\(.*?\)), expected (?P<e>\(.*?\))",
+        "形状为 {s}，应为 {e}",
+    ),
+    (
+        r"is (?P<a>\w+), expected (?P<b>\w+) \(the input's\)",
+        "是 {a}，应为 {b}（与输入相同）",
+    ),
+    (r"forward modified its input tensor in place", "forward 原地修改了输入张量"),
+    (
+        r"no gradient reached (?P<n>.+): it is not used in forward, or it is detached",
+        "{n} 没有收到梯度：forward 里没有用到它，或者它被 detach 了",
+    ),
+    (r"gradient shape (?P<s>\(.*?\))", "梯度的形状为 {s}，与参考结果不同"),
+    (r"(?:buffer \S+ )?missing after(?: this step)?", "这一步之后缺失，或者形状不对"),
+    (r"is (?P<a>.+), expected (?P<b>.+)", "为 {a}，应为 {b}"),
+)
+
+
+def check_message(en: str) -> str:
+    """What a check found, in Chinese; an exception's own text ('ValueError: ...') stays."""
+    return _apply(_CHECKS, en) or en
+
+
+# --- the verdict's one-paragraph message
+
+_STATIC = _rules(
+    (
+        r"Your code ran longer than the (?P<t>\S+) s limit and was stopped\. .*",
+        "你的代码运行超过了 {t} 秒的时限，已被终止。请检查有没有死循环，"
+        "或者在 Python 层逐个元素计算的慢循环。",
+    ),
+    (r"Your code produced more output than the limit\.", "你的代码输出的内容超过了上限。"),
+    (
+        r"Your code ended the process before it answered(?: \(killed by (?P<s>\S+)\))?\. .*",
+        lambda m: (
+            "你的代码在给出结果之前就结束了进程"
+            + (f"（被 {m['s']} 终止）" if m["s"] else "")
+            + "。请检查 os._exit、sys.exit、C 调用里的段错误，或者内存耗尽。"
+        ),
+    ),
+    (
+        r"Your code's process answered something the grader cannot read\.",
+        "你的代码所在的进程返回了评测程序无法读取的内容。",
+    ),
+    (
+        r"Your code called (?P<n>.+), which does the whole job this exercise asks you to write\. "
+        r"Implement it from tensor ops\.",
+        "你的代码调用了 {n}，它一步就完成了本题要你自己实现的全部工作。请用张量运算自己实现。",
+    ),
+    (
+        r"`(?P<n>[^`]+)` does the whole job this exercise asks you to write, so it is not allowed "
+        r"here(?: \(line (?P<l>\d+)\))?\. Implement it from tensor ops\.",
+        lambda m: (
+            f"`{m['n']}` 一步就完成了本题要你自己实现的全部工作，所以这里不能用"
+            + (f"（第 {m['l']} 行）" if m["l"] else "")
+            + "。请用张量运算自己实现。"
+        ),
+    ),
+    (
+        r"Your code raised (?P<t>\S+?)(?: at line (?P<l>\d+))? while loading: (?P<m>.*)",
+        lambda m: (
+            "你的代码加载时"
+            + (f"在第 {m['l']} 行" if m["l"] else "")
+            + f"抛出了 {m['t']}：{m['m']}"
+        ),
+    ),
+    (r"Your code must define `(?P<n>.+)`\.", "你的代码必须定义 `{n}`。"),
+    (r"your code must define `(?P<n>.+)`; it does not", "你的代码必须定义 `{n}`，但没有找到。"),
+    (
+        r"SyntaxError at line (?P<l>\d+), column (?P<c>\S+): (?P<m>.*)",
+        "语法错误（SyntaxError），位于第 {l} 行第 {c} 列：{m}",
+    ),
+    (r"SyntaxError at somewhere: (?P<m>.*)", "语法错误（SyntaxError）：{m}"),
+    (
+        r"your code is nested too deeply to be parsed .*",
+        "你的代码嵌套太深，无法解析（成千上万层括号、一元运算、lambda 或相互嵌套的链式调用）；"
+        "正常的实现不需要这样写。",
+    ),
+    (r"the code cannot be parsed: (?P<m>.*)", "代码无法解析：{m}"),
+    (r"the code is larger than (?P<n>\d+) KiB", "代码超过了 {n} KiB 的上限"),
+    (
+        r"All (?P<n>\d+) cases passed: outputs and gradients match the reference "
+        r"\(the closest call used (?P<p>\S+) of its tolerance\)\.",
+        "全部 {n} 个用例通过：输出和梯度都与参考结果一致（最接近上限的一项检查用掉了容差的 {p}）。",
+    ),
+    # Row-level messages (api.submissions): grading broke, or details are withheld.
+    (r"not graded: the grader was busy", "未评测：评测程序繁忙"),
+    (
+        r"not graded: exercise (?P<e>.+) is no longer offered",
+        "未评测：练习 {e} 已不再提供",
+    ),
+    (r"not graded: (?P<m>.*)", "未评测：{m}"),
+    (r"grading failed: (?P<m>.*)", "评测失败：{m}"),
+    (
+        r"Details are withheld until your mock interview ends\.",
+        "模拟面试结束之前，详细结果暂不显示。",
+    ),
+)
+
+_FAILED = re.compile(r"(?P<f>\d+) of (?P<n>\d+) cases failed\. First: '(?P<case>[^']*)' \(", re.S)
+_RAISED = re.compile(
+    r"Your code raised (?P<t>\S+?)(?: at line (?P<l>\d+) of your code)? on case '(?P<case>[^']*)'",
+    re.S,
+)
+
+
+def _check_for(view: Mapping[str, Any], case: str) -> Mapping[str, Any] | None:
+    checks = view.get("checks")
+    if not isinstance(checks, list):
+        return None
+    for c in checks:
+        if isinstance(c, Mapping) and c.get("case") == case and c.get("passed") is False:
+            return c
+    return None
+
+
+def _zh_of(check: Mapping[str, Any], field: str, translate: Callable[[str], str]) -> str:
+    """A check's Chinese field as stored, else derived from its English one."""
+    stored = check.get(f"{field}_zh")
+    if isinstance(stored, str) and stored:
+        return stored
+    en = check.get(field)
+    return translate(en) if isinstance(en, str) else ""
+
+
+def _where(check: Mapping[str, Any]) -> str:
+    desc = _zh_of(check, "description", description)
+    step_zh = _zh_of(check, "step_description", step)
+    return f"'{check.get('case')}'（{desc}" + (f"；{step_zh}" if step_zh else "") + "）"
+
+
+def message(view: Mapping[str, Any]) -> str | None:
+    """The verdict's message in Chinese, from its English message and its structured fields
+    (checks, error, diagnosis); None when the English follows no known template."""
+    en = view.get("message")
+    if not isinstance(en, str):
+        return None
+    fixed = _apply(_STATIC, en)
+    if fixed is not None:
+        return fixed
+    m = _FAILED.match(en)
+    if m is not None:
+        check = _check_for(view, m["case"])
+        if check is None:
+            return None
+        failed = (
+            f"{m['n']} 个用例全部未通过"
+            if m["f"] == m["n"]
+            else f"{m['n']} 个用例中有 {m['f']} 个未通过"
+        )
+        text = f"{failed}。第一个未通过的是用例 {_where(check)}，"
+        found = _zh_of(check, "message", check_message)
+        what = str(check.get("target", ""))
+        text += (f"检查项「{target(what)}」：" if what != "run" else "") + f"{found}。"
+        diagnosis = view.get("diagnosis")
+        if isinstance(diagnosis, Mapping) and diagnosis.get("title_zh"):
+            text += f"这看起来是一个常见错误：{diagnosis['title_zh']}。"
+        return text
+    m = _RAISED.match(en)
+    if m is not None:
+        check = _check_for(view, m["case"])
+        error = view.get("error")
+        if check is None or not isinstance(error, Mapping):
+            return None
+        line = f"，在第 {m['l']} 行" if m["l"] else ""
+        return (
+            f"你的代码运行用例 {_where(check)}时{line}抛出了 {error.get('type')}："
+            f"{error.get('message')}"
+        )
+    return None
+
+
+def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
+    """Give a fresh verdict its Chinese texts, so it is stored in both languages: case
+    descriptions as the spec wrote them in Chinese (``Case.description_zh``), the rest derived
+    from the English. Empty where no Chinese wording is known (a reader falls back to English)."""
+    described = {c.name: c.description_zh for c in cases if c.description_zh}
+    for c in verdict.checks:
+        c.description_zh = described.get(c.case) or description(c.description)
+        c.step_description_zh = step(c.step_description) if c.step_description else ""
+        c.message_zh = check_message(c.message)
+    verdict.message_zh = message(verdict.model_dump(mode="json")) or ""
+    return verdict
