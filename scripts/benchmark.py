@@ -65,12 +65,12 @@ def submit(client: httpx.Client) -> float:
     return elapsed
 
 
-def pool_pss_mib() -> float:
-    """Proportional set size of the zygote and every process below it (shared pages split)."""
+def pool_pss_mib(zygote: int) -> float:
+    """Proportional set size of the zygote and every process below it (shared pages split).
+    This server's zygote only: other services on the machine have their own."""
     out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True).stdout
     rows = [line.split(None, 2) for line in out.splitlines()[1:]]
-    roots = {int(r[0]) for r in rows if len(r) == 3 and "api.grading.zygote" in r[2]}
-    members, changed = set(roots), True
+    members, changed = {zygote}, True
     while changed:
         changed = False
         for r in rows:
@@ -254,7 +254,7 @@ def main() -> None:
 
             def sample_memory() -> None:
                 while not stop.is_set():
-                    peak_pss[0] = max(peak_pss[0], pool_pss_mib())
+                    peak_pss[0] = max(peak_pss[0], pool_pss_mib(meter.zygote))
                     time.sleep(0.25)
 
             def client_run(token: str) -> list[float]:
