@@ -3,7 +3,14 @@
 - submit-to-verdict latency over HTTP for a correct ``layer_norm`` (one client): p50/p90/p99;
 - verdicts per second with 16 concurrent clients, and how many requests failed;
 - the time of a fresh interpreter that imports torch and checks the same code, and the ratio;
-- the grader pool's memory (PSS of the zygote and its slot servers) under that load.
+- the grader pool's memory (PSS of the zygote and its slot servers) under that load;
+- CPU time per verdict in both runs, split into the service process (HTTP, database, drawing
+  the cases, the reference, the comparison) and the grader pool (the zygote, its slot servers and
+  every child they reaped), from the kernel's accounting in ``/proc``: less sensitive to other
+  load on the machine than wall-clock figures, so the figure to compare two builds by.
+
+``--repo PATH`` benchmarks another checkout (its own ``.venv``) with this script, so two builds
+can be measured side by side, interleaved, under the same load.
 
 Figures, not assertions: run it with ``.venv/bin/python scripts/benchmark.py``.
 """
@@ -11,6 +18,7 @@ Figures, not assertions: run it with ``.venv/bin/python scripts/benchmark.py``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -26,7 +34,7 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.support import start_server, stop_server  # noqa: E402
+from tests.support import Server, free_port, start_server, stop_server  # noqa: E402
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 
@@ -57,12 +65,12 @@ def submit(client: httpx.Client) -> float:
     return elapsed
 
 
-def pool_pss_mib() -> float:
-    """Proportional set size of the zygote and every process below it (shared pages split)."""
+def pool_pss_mib(zygote: int) -> float:
+    """Proportional set size of the zygote and every process below it (shared pages split).
+    This server's zygote only: other services on the machine have their own."""
     out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True).stdout
     rows = [line.split(None, 2) for line in out.splitlines()[1:]]
-    roots = {int(r[0]) for r in rows if len(r) == 3 and "api.grading.zygote" in r[2]}
-    members, changed = set(roots), True
+    members, changed = {zygote}, True
     while changed:
         changed = False
         for r in rows:
@@ -81,6 +89,123 @@ def pool_pss_mib() -> float:
     return total_kib / 1024
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int, *, reaped: bool = False) -> float:
+    """User + system CPU of a process (all its threads), and with ``reaped`` also that of every
+    descendant it has waited for (the kernel adds a reaped child's totals to its parent's)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    # fields[0] is the state (field 3 of stat): utime is field 14, cutime 16.
+    ticks = int(fields[11]) + int(fields[12])
+    if reaped:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / _TICK
+
+
+def _processes() -> dict[int, tuple[int, bytes]]:
+    """pid -> (parent pid, command line) of every process."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[int(proc.name)] = (int(stat[1]), cmdline)
+    return found
+
+
+def zygote_pid(server_pid: int) -> int:
+    for pid, (ppid, cmdline) in _processes().items():
+        if ppid == server_pid and b"api.grading.zygote" in cmdline:
+            return pid
+    raise RuntimeError("no grader zygote under the server")
+
+
+def pool_cpu_seconds(zygote: int) -> float:
+    """The zygote, its live slot servers and everything either has reaped (slot servers that
+    exited, children): slot servers serve many jobs, so their own totals count while they live."""
+    total = cpu_seconds(zygote, reaped=True)
+    for pid, (ppid, _) in _processes().items():
+        if ppid == zygote:
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                total += cpu_seconds(pid, reaped=True)
+    return total
+
+
+class CpuMeter:
+    """CPU spent by the service and by the grader pool between ``start`` and ``per_verdict``.
+
+    The pool's figure counts children once reaped: a job still running at the end is missed, so
+    read it over many verdicts.
+    """
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.zygote = zygote_pid(server_pid)
+        self.start()
+
+    def _now(self) -> tuple[float, float]:
+        return cpu_seconds(self.server_pid), pool_cpu_seconds(self.zygote)
+
+    def start(self) -> None:
+        self._start = self._now()
+
+    def per_verdict(self, verdicts: int) -> tuple[float, float]:
+        """(service ms, pool ms) per verdict."""
+        service, pool = self._now()
+        n = max(verdicts, 1)
+        return (
+            (service - self._start[0]) * 1000 / n,
+            (pool - self._start[1]) * 1000 / n,
+        )
+
+
+def cpu_line(meter: CpuMeter, verdicts: int) -> str:
+    service, pool = meter.per_verdict(verdicts)
+    return (
+        f"  CPU per verdict: {service + pool:.1f} ms "
+        f"(service {service:.1f} ms, grader pool {pool:.1f} ms)"
+    )
+
+
+def start_other(repo: Path, data_dir: Path, **env: str) -> Server:
+    """``addnorm serve`` from another checkout, started the way ``tests.support`` starts ours."""
+    port = free_port()
+    log = data_dir / "server.log"
+    full_env = {
+        **os.environ,
+        "ADDNORM_TEST_CANARY": "benchmark",
+        "ADDNORM_DATA_DIR": str(data_dir),
+        "ADDNORM_SANDBOX": os.environ.get("ADDNORM_SANDBOX", "strict"),
+        **env,
+    }
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(repo / ".venv/bin/python"), "-m", "api.cli", "serve", "--port", str(port)],
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=repo,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return Server(url, data_dir, process, log, "benchmark")
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"server did not come up:\n{log.read_text()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -91,10 +216,18 @@ def main() -> None:
         "--per-client", type=int, default=20, help="submissions per concurrent client"
     )
     parser.add_argument("--fresh", type=int, default=5, help="fresh-interpreter runs")
+    parser.add_argument(
+        "--repo", type=Path, default=None, help="benchmark this checkout instead (its .venv)"
+    )
     args = parser.parse_args()
+    limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
 
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(Path(tmp), ADDNORM_SUBMISSIONS_PER_MINUTE="100000")
+        if args.repo is None:
+            server = start_server(Path(tmp), **limits)
+        else:
+            server = start_other(args.repo.resolve(), Path(tmp), **limits)
+            print(f"checkout: {args.repo.resolve()}")
         try:
             health = httpx.get(f"{server.url}/health").json()["sandbox"]
             active = [k for k, v in health["layers"].items() if v.get("active")]
@@ -105,11 +238,14 @@ def main() -> None:
             with server.client(server.new_learner("bench")) as client:
                 for _ in range(10):
                     submit(client)  # warm the HTTP path and the allocator
+                meter = CpuMeter(server.process.pid)
                 latencies = [submit(client) for _ in range(args.sequential)]
+                sequential_cpu = cpu_line(meter, args.sequential)
             p50, p90, p99 = (percentile(latencies, q) for q in (50, 90, 99))
             print(f"latency, one client, {args.sequential} correct layer_norm submissions:")
             print(f"  p50 {p50:.1f} ms   p90 {p90:.1f} ms   p99 {p99:.1f} ms")
             print("  (targets: p50 <= 50 ms, p99 <= 150 ms)")
+            print(sequential_cpu)
 
             tokens = [server.new_learner(f"client{i}") for i in range(args.concurrent)]
             failures: list[str] = []
@@ -118,7 +254,7 @@ def main() -> None:
 
             def sample_memory() -> None:
                 while not stop.is_set():
-                    peak_pss[0] = max(peak_pss[0], pool_pss_mib())
+                    peak_pss[0] = max(peak_pss[0], pool_pss_mib(meter.zygote))
                     time.sleep(0.25)
 
             def client_run(token: str) -> list[float]:
@@ -133,10 +269,12 @@ def main() -> None:
 
             sampler = threading.Thread(target=sample_memory, daemon=True)
             sampler.start()
+            meter.start()
             start = time.perf_counter()
             with ThreadPoolExecutor(args.concurrent) as ex:
                 results = list(ex.map(client_run, tokens))
             wall = time.perf_counter() - start
+            time.sleep(0.5)  # the last slot servers exit and are reaped
             stop.set()
             sampler.join()
             ok = sum(len(r) for r in results)
@@ -144,6 +282,7 @@ def main() -> None:
             print(f"\nthroughput, {args.concurrent} concurrent clients x {args.per_client}:")
             print(f"  {ok / wall:.1f} verdicts/s ({ok} in {wall:.1f} s), {len(failures)} failed")
             print("  (target: >= 40 verdicts/s, no failed requests)")
+            print(cpu_line(meter, ok + len(failures)))
             if under_load:
                 p50_load, p99_load = percentile(under_load, 50), percentile(under_load, 99)
                 print(f"  latency under load: p50 {p50_load:.0f} ms, p99 {p99_load:.0f} ms")
@@ -153,6 +292,8 @@ def main() -> None:
         finally:
             stop_server(server)
 
+    if args.fresh <= 0:
+        return
     fresh = []
     for _ in range(args.fresh):
         start = time.perf_counter()

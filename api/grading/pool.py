@@ -266,7 +266,8 @@ class GraderPool:
             kind = header.get("kind")
             if kind == "ready":
                 # A fresh slot server after ours accepted the job: ours died mid-grading.
-                # Before that, it is the single-use replacement of the previous job's server.
+                # Before that, it is the slot server announcing its next preforked child
+                # (or a fresh slot server replacing one that served its last job).
                 slot.pid = header.get("pid")
                 if accepted:
                     return RawResult(body=b"", lost="the grader slot died while grading")

@@ -1,11 +1,15 @@
 """The warm zygote: imports torch once, then forks one slot server per socket it was handed.
 
 Started by the pool as its own fresh process (``python -m api.grading.zygote``), never forked
-from the API process, so it holds no secrets, sockets or database handles. Each slot server
-is single-use: it forks its child and locks it down before the job arrives (off the critical
-path), hands it the job, relays its raw answer, kills its process group when the deadline
-passes, and exits; the zygote then forks a fresh one from its clean memory. So no child ever
-inherits memory that held another learner's code or results.
+from the API process, so it holds no secrets, sockets or database handles. A slot server forks
+its child and locks it down before the job arrives (off the critical path), hands it the job,
+relays its raw answer, kills its process group when the deadline passes, reaps the slot's uid,
+and forks the next child. It serves many jobs (a fork and an exit of a torch-sized process fewer
+per verdict) yet holds no learner data between them: a job and an answer only ever live in a
+buffer mapped for that job and unmapped before the next child is forked (``_JobBuffer``), never
+in its Python heap, whose freed memory would keep their bytes. So no child ever inherits memory
+that held another learner's code or results. After ``JOBS_PER_SLOT_SERVER`` jobs, or when
+anything goes wrong, it exits and the zygote forks a fresh one from its clean memory.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import argparse
 import contextlib
 import ctypes
 import gc
+import mmap
 import os
 import select
 import signal
@@ -31,7 +36,8 @@ torch.set_num_threads(1)
 from api.grading import deaths, frames, harness, sandbox, tripwire, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
-EXIT_RECYCLE = 75  # a slot server that served its one job
+EXIT_RECYCLE = 75  # a slot server that served its jobs
+JOBS_PER_SLOT_SERVER = 256  # then a fresh one: whatever its heap gathered is dropped too
 UID_RANGE_START = 1_000_000
 MAX_SLOTS = 64
 MAX_RESULT = 64 << 20
@@ -95,8 +101,8 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
     """Fork the child and lock it down before any job exists; it then waits for its job.
 
     Both happen off the critical path: the fork and the lock-down cost ~8 ms, paid while the
-    slot server waits for work. The slot server is single-use and forked from the zygote,
-    which never holds a submission, so the child inherits no other learner's code or results.
+    slot server waits for work. The slot server holds no learner data at this point (see
+    ``_JobBuffer``), so the child inherits no other learner's code or results.
     """
     job_r, job_w = os.pipe()
     result_r, result_w = os.pipe()
@@ -133,10 +139,30 @@ def _read_to_eof(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _hand_over(child: _Child, job: bytes, deadline: float) -> bool:
+class _JobBuffer:
+    """Anonymous memory for one job's bytes or one answer's, unmapped on ``close``: learner
+    data never enters the slot server's Python heap, so none is left for its next child.
+
+    Mapped lazily by the kernel: only the pages written cost anything. Not inherited by a fork
+    (``MADV_DONTFORK``), should one ever happen while it is mapped.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._map = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        with contextlib.suppress(AttributeError, OSError):
+            self._map.madvise(mmap.MADV_DONTFORK)
+        self.view = memoryview(self._map)[:size]
+        self.size = 0  # bytes filled, for an answer
+
+    def close(self) -> None:
+        self.view.release()
+        self._map.close()
+
+
+def _hand_over(child: _Child, job: memoryview, deadline: float) -> bool:
     """Write the job into the child's pipe; False if the deadline passed first. A child that
     died before reading it all (a failed lock-down) shows as an answerless exit instead."""
-    view = memoryview(job)
+    view = job
     try:
         while view:
             left = deadline - time.perf_counter()
@@ -152,10 +178,9 @@ def _hand_over(child: _Child, job: bytes, deadline: float) -> bool:
         os.close(child.job_w)
 
 
-def _collect(child: _Child, deadline: float) -> dict[str, Any]:
-    """The child's answer, read until EOF, the deadline, or the size cap."""
-    chunks: list[bytes] = []
-    size = 0
+def _collect(child: _Child, deadline: float, answer: _JobBuffer) -> dict[str, Any]:
+    """The child's answer into ``answer`` (``MAX_RESULT`` + 1 bytes), read until EOF, the
+    deadline, or the size cap."""
     timed_out = truncated = False
     try:
         while True:
@@ -166,17 +191,16 @@ def _collect(child: _Child, deadline: float) -> dict[str, Any]:
             ready, _, _ = select.select([child.result_r], [], [], left)
             if not ready:
                 continue
-            data = os.read(child.result_r, 1 << 20)
-            if not data:
+            n = os.readv(child.result_r, [answer.view[answer.size :]])
+            if not n:
                 break
-            size += len(data)
-            if size > MAX_RESULT:
+            answer.size += n
+            if answer.size > MAX_RESULT:
                 truncated = True
                 break
-            chunks.append(data)
     finally:
         os.close(child.result_r)
-    return {"timed_out": timed_out, "truncated": truncated, "body": b"".join(chunks)}
+    return {"timed_out": timed_out, "truncated": truncated}
 
 
 def _reap(pid: int, grace: float) -> dict[str, Any]:
@@ -199,39 +223,79 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
 
 
 def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
-    """Serve one job, then exit: the zygote forks a fresh slot server for the next one."""
-    child = _prefork_child(slot, ctx.profile, ctx.limits)
-    try:
-        frames.send(sock, {"kind": "ready", "slot": slot, "pid": os.getpid(), "layers": ctx.layers})
-        header, job = frames.recv(sock)
-        frames.send(sock, {"kind": "accepted", "id": header.get("id"), "pid": os.getpid()})
-    except OSError:  # FrameError included: the pool went away
-        _reap(child.pid, grace=0.0)
-        os._exit(0)
-    started = time.perf_counter()
-    deadline = started + float(header["time_limit"])
-    handed = _hand_over(child, job, deadline)
-    outcome = _collect(child, deadline)
-    outcome["timed_out"] = outcome["timed_out"] or not handed
-    body = b"" if outcome["truncated"] else outcome["body"]
-    del outcome["body"]
-    answered = bool(body) and not outcome["timed_out"]
-    # An answer goes back at once; the child's teardown (a few ms) is waited for afterwards.
-    # Without one, how the child ended (a signal?) is the news, so reap first.
-    status = {"signal": None, "exit_code": None} if answered else _reap(child.pid, grace=REAP_GRACE)
-    result = {
-        "kind": "result",
-        "id": header.get("id"),
-        "wall_ms": round((time.perf_counter() - started) * 1000, 2),
-        **outcome,
-        **status,
-    }
-    with contextlib.suppress(OSError):  # the pool went away; still clean up below
-        frames.send(sock, result, body)
-    if answered:
-        _reap(child.pid, grace=REAP_GRACE)
-    sandbox.reap_slot(slot, ctx.limits)
+    """Serve up to ``JOBS_PER_SLOT_SERVER`` jobs, each in a child forked for it, then exit: the
+    zygote forks a fresh slot server. Each job is handled in ``_serve_job``, whose frame (and
+    its buffers) are gone before the next child is forked."""
+    for _ in range(JOBS_PER_SLOT_SERVER):
+        child = _prefork_child(slot, ctx.profile, ctx.limits)
+        try:
+            frames.send(
+                sock, {"kind": "ready", "slot": slot, "pid": os.getpid(), "layers": ctx.layers}
+            )
+            header, size = frames.recv_head(sock)
+        except OSError:  # FrameError included: the pool went away
+            _reap(child.pid, grace=0.0)
+            os._exit(0)
+        _serve_job(slot, sock, ctx, child, header, size)
+        # Defence in depth: kills anything still running as the slot's uid before the next
+        # child exists (an escapee of this job must never meet the next learner's child).
+        sandbox.reap_slot(slot, ctx.limits)
     os._exit(EXIT_RECYCLE)
+
+
+def _serve_job(
+    slot: int,
+    sock: socket.socket,
+    ctx: _Context,
+    child: _Child,
+    header: dict[str, Any],
+    size: int,
+) -> None:
+    """One job: read it into a buffer, hand it to ``child``, relay the answer, reap."""
+    job = _JobBuffer(size)
+    answer: _JobBuffer | None = None
+    try:
+        try:
+            frames.recv_into(sock, job.view)
+            frames.send(sock, {"kind": "accepted", "id": header.get("id"), "pid": os.getpid()})
+        except OSError:  # FrameError included: the pool went away
+            _reap(child.pid, grace=0.0)
+            os._exit(0)
+        started = time.perf_counter()
+        deadline = started + float(header["time_limit"])
+        handed = _hand_over(child, job.view, deadline)
+        job.close()
+        answer = _JobBuffer(MAX_RESULT + 1)
+        outcome = _collect(child, deadline, answer)
+        outcome["timed_out"] = outcome["timed_out"] or not handed
+        body = answer.view[: 0 if outcome["truncated"] else answer.size]
+        answered = bool(body) and not outcome["timed_out"]
+        # An answer goes back at once; the child's teardown (a few ms) is waited for afterwards.
+        # Without one, how the child ended (a signal?) is the news, so reap first.
+        status = (
+            {"signal": None, "exit_code": None} if answered else _reap(child.pid, grace=REAP_GRACE)
+        )
+        result = {
+            "kind": "result",
+            "id": header.get("id"),
+            "wall_ms": round((time.perf_counter() - started) * 1000, 2),
+            **outcome,
+            **status,
+        }
+        try:
+            frames.send_view(sock, result, body)
+        except OSError:  # the pool went away: clean up, then leave
+            body.release()
+            _reap(child.pid, grace=REAP_GRACE)
+            sandbox.reap_slot(slot, ctx.limits)
+            os._exit(0)
+        body.release()
+        if answered:
+            _reap(child.pid, grace=REAP_GRACE)
+    finally:
+        job.close()
+        if answer is not None:
+            answer.close()
 
 
 @dataclass(frozen=True)

@@ -398,3 +398,17 @@ def test_operator_self_check_prints_every_layer(capsys: pytest.CaptureFixture[st
         assert layer.value in out
     assert "lock-down cost (ms)" in out
     assert sys.platform == "linux"
+
+
+@pytest.mark.parametrize("pid", [2, 300, 4321, 65_537, 4_194_303])
+def test_the_filter_compiled_once_is_the_one_built_for_each_child(
+    status: dict[Layer, LayerStatus], pid: int
+) -> None:
+    """The zygote compiles the seccomp filter once and writes each child's pid into it: the
+    program a child loads is the very one libseccomp builds for that pid."""
+    sc = sandbox._load_seccomp()
+    if sc is None:
+        pytest.skip("no libseccomp on this host")
+    compiled = sandbox._compiled
+    assert compiled is not None and compiled.pid_slots
+    assert bytes(compiled.for_pid(pid)) == sandbox._export_bpf(sc, pid)
