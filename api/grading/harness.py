@@ -319,7 +319,8 @@ def _raw_backward(
     n = len(inputs)
     node: Any = first.grad_fn  # the learner's BackwardCFunction: apply(*grads) runs backward
     with torch.no_grad():  # as the engine runs a backward that is not double-differentiable
-        raw = node.apply(*(g.to(o.dtype) for o, g in zip(outputs, grads, strict=True)))
+        # Copies: a backward that writes into its grad_output must not change the case's data.
+        raw = node.apply(*(g.to(o.dtype, copy=True) for o, g in zip(outputs, grads, strict=True)))
     returned = raw if isinstance(raw, tuple) else (raw,)
     expected = n + len(step.args)
     if len(returned) < n:
