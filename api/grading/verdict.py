@@ -557,7 +557,10 @@ def _judge_case(
             problem = _saving_problem(notes, k)
             if problem is not None:
                 judgement.not_saved = True
-                judgement.checks.append(check("saved for backward", False, problem, k))
+            message = problem or f"forward kept {notes.get(f'{k}.saved')} tensor(s) with " + (
+                "ctx.save_for_backward and none on ctx attributes"
+            )
+            judgement.checks.append(check("saved for backward", problem is None, message, k))
         if any(not c.passed for c in judgement.checks[before:]):
             break  # later steps build on this one: the first failing step is the news
     judgement.learner = learner
