@@ -33,11 +33,14 @@ ATOL = 1e-5
 
 @dataclass(frozen=True)
 class LocalCase:
-    """One input: how to build the learner's module from its class, the parameters, the answer."""
+    """One input: how to build what is called from the learner's definition, the parameters,
+    the answer. ``build`` returns a module (for a module exercise: it is loaded with ``state``
+    and put in eval mode) or any callable taking ``x`` (``lambda f: lambda x: f(x, dim=0)``
+    for a function, ``lambda F: lambda x: F.apply(x, w, b, 1e-5)`` for an autograd.Function)."""
 
     name: str
     x: torch.Tensor
-    build: Callable[[Any], nn.Module]
+    build: Callable[[Any], Callable[[torch.Tensor], Any]]
     expected: torch.Tensor
     state: Mapping[str, torch.Tensor] = field(default_factory=dict)
 
@@ -69,8 +72,16 @@ class ExerciseCodeError(Exception):
     """The exercise cell's code does not run, or does not define the class, on its own."""
 
 
-def class_from_source(source: str, class_name: str) -> type[nn.Module]:
-    """Execute ``source`` alone in a fresh namespace and return its ``class_name``.
+def _is_entry(obj: Any) -> bool:
+    """What an exercise asks for: an nn.Module or autograd.Function subclass, or a function."""
+    if isinstance(obj, type):
+        return issubclass(obj, (nn.Module, torch.autograd.Function))
+    return callable(obj)
+
+
+def class_from_source(source: str, class_name: str) -> Any:
+    """Execute ``source`` alone in a fresh namespace and return its ``class_name`` (a module or
+    autograd.Function class, or a function for a function exercise).
 
     Nothing from the kernel leaks in: this is what the server does with a submission.
     """
@@ -83,18 +94,19 @@ def class_from_source(source: str, class_name: str) -> type[nn.Module]:
             f"{type(exc).__name__}: {exc}{_where(exc)}"
         ) from exc
     cls = namespace.get(class_name)
-    if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
-        raise ExerciseCodeError(f"the exercise cell defines no nn.Module class `{class_name}`")
+    if not _is_entry(cls):
+        raise ExerciseCodeError(f"the exercise cell does not define `{class_name}`")
     return cls
 
 
-def run_case(case: LocalCase, cls: type[nn.Module]) -> LocalResult:
+def run_case(case: LocalCase, cls: Any) -> LocalResult:
     shape = tuple(case.x.shape)
     try:
         module = case.build(cls)
-        if case.state:
-            module.load_state_dict(dict(case.state), strict=True)
-        module.eval()
+        if isinstance(module, nn.Module):
+            if case.state:
+                module.load_state_dict(dict(case.state), strict=True)
+            module.eval()
         x = case.x.clone()
         with torch.no_grad():
             out = module(x)
@@ -136,7 +148,7 @@ def format_table(results: Sequence[LocalResult]) -> str:
     return "\n".join(lines)
 
 
-def run_cases(cases: Sequence[LocalCase], cls: type[nn.Module]) -> list[LocalResult]:
+def run_cases(cases: Sequence[LocalCase], cls: Any) -> list[LocalResult]:
     return [run_case(case, cls) for case in cases]
 
 

@@ -252,14 +252,25 @@ def exercise_cell_source(slug: str, code: str) -> str:
     return f"{exercise_marker(slug)}\n{_FUTURE.sub('', code.strip())}"
 
 
+_MODULE_BASES = ("nn.Module", "torch.nn.Module", "Module")
+_FUNCTION_BASES = ("torch.autograd.Function", "autograd.Function", "Function")
+
+
 def exercise_class_name(starter: str) -> str:
-    """The class the exercise asks for: the first ``nn.Module`` subclass the starter defines."""
-    for node in ast.parse(starter).body:
-        if isinstance(node, ast.ClassDef) and any(
-            ast.unparse(base) in ("nn.Module", "torch.nn.Module", "Module") for base in node.bases
-        ):
+    """The name the exercise asks for, whatever its kind: the first ``nn.Module`` subclass the
+    starter defines, else its first ``torch.autograd.Function`` subclass, else its first public
+    top-level ``def`` (a function exercise)."""
+    body = ast.parse(starter).body
+    for bases in (_MODULE_BASES, _FUNCTION_BASES):
+        for node in body:
+            if isinstance(node, ast.ClassDef) and any(
+                ast.unparse(base) in bases for base in node.bases
+            ):
+                return node.name
+    for node in body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
             return node.name
-    raise ValueError("the starter defines no nn.Module subclass")
+    raise ValueError("the starter defines no nn.Module or autograd.Function subclass, no def")
 
 
 @dataclass(frozen=True)

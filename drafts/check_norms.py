@@ -328,28 +328,6 @@ def batch_norm_1d(report: Report) -> None:
     check_exercise(report, "batch_norm_1d", results, "BatchNorm1d")
 
 
-def layer_norm_backward(report: Report) -> None:
-    folder = ROOT / "layer_norm_backward"
-    ref = load(folder / "reference.py")
-    gradcheck(
-        report,
-        "layer_norm_backward",
-        load(folder / "solution.py").LayerNormFunction,
-        ref.make_cases,
-    )
-    results = function_results(ref.reference, ref.make_cases)
-    check_exercise(report, "layer_norm_backward", results, "LayerNormFunction")
-
-
-def rms_norm_backward(report: Report) -> None:
-    folder = ROOT / "rms_norm_backward"
-    ref = load(folder / "reference.py")
-    solution = load(folder / "solution.py").RMSNormFunction
-    gradcheck(report, "rms_norm_backward", solution, ref.make_cases)
-    results = function_results(ref.reference, ref.make_cases)
-    check_exercise(report, "rms_norm_backward", results, "RMSNormFunction")
-
-
 def mixed_precision_norm(report: Report) -> None:
     ref = load(ROOT / "mixed_precision_norm" / "reference.py")
     results = module_results(ref.reference, ref.make_scenarios)
@@ -358,8 +336,6 @@ def mixed_precision_norm(report: Report) -> None:
 
 EXERCISES: dict[str, Callable[[Report], None]] = {
     "batch_norm_1d": batch_norm_1d,
-    "layer_norm_backward": layer_norm_backward,
-    "rms_norm_backward": rms_norm_backward,
     "mixed_precision_norm": mixed_precision_norm,
 }
 

@@ -94,6 +94,10 @@ class Grader:
 
 def precheck(code: str, spec: ExerciseSpec) -> static.StaticProblem | None:
     """Size, syntax, banned names and the required definition, before anything runs."""
+    if spec.kind == "autograd_function":
+        return static.check(
+            code, class_name=spec.class_name, banned=spec.banned, base="torch.autograd.Function"
+        )
     if spec.kind != "function":
         return static.check(code, class_name=spec.class_name, banned=spec.banned)
     # static.check looks for a class; a function exercise asks for a `def` instead.

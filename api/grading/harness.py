@@ -22,7 +22,7 @@ import re
 import sys
 import traceback
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
@@ -217,7 +217,8 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
     for name in subject.counts:
         subject.counts[name] = 0
     _seed(step.seed)
-    with torch.set_grad_enabled(step.backward):
+    saved: list[int] = []
+    with torch.set_grad_enabled(step.backward), _counting_saves(subject.kind, saved):
         if subject.kind == "module":
             out = subject.target(*inputs, *step.args)
         elif subject.kind == "function":
@@ -232,6 +233,7 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
         return
     for key, o in outs.items():
         outcome.tensors[f"{k}.{key}"] = _detached(o)
+    own = False
     if subject.kind == "autograd_function":
         # The learner's backward is graded only if it is the one autograd will run.
         first = next(iter(outs.values()))
@@ -239,15 +241,18 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
         if step.backward and not own:
             grad_fn = type(first.grad_fn).__name__ if first.grad_fn is not None else "None"
             outcome.notes[f"{k}.backward"] = grad_fn[:100]
-    if step.backward and step.grad_outputs is not None:
+        if step.backward and own:
+            outcome.notes[f"{k}.saved"] = str(saved[0] if saved else 0)
+            outcome.notes[f"{k}.ctx_tensors"] = ",".join(_ctx_tensors(first.grad_fn))[:100]
+    if step.backward and step.grad_outputs is not None and own:
+        _raw_backward(next(iter(outs.values())), list(outs.values()), inputs, step, k, outcome)
+    elif step.backward and step.grad_outputs is not None:
         tensors = list(outs.values())
         grads = step.grad_outputs
         if len(tensors) == len(grads) and all(
             o.shape == g.shape and o.requires_grad for o, g in zip(tensors, grads, strict=True)
         ):
-            torch.autograd.backward(
-                tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)]
-            )
+            _engine_backward(tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)])
             for i, t in enumerate(inputs):
                 if t.is_floating_point():
                     _record_grad(outcome, f"{k}.grad.{_input_name(i, n)}", t.grad)
@@ -259,6 +264,101 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
     if module is not None:
         for name, b in module.named_buffers():
             outcome.tensors[f"{k}.buffer.{name}"] = b.detach().clone()
+
+
+@contextlib.contextmanager
+def _counting_saves(kind: Kind, saved: list[int]) -> Iterator[None]:
+    """For a custom Function, count the tensors its forward hands to ``ctx.save_for_backward``
+    (saved-tensor hooks see exactly those: autograd does not record inside forward)."""
+    if kind != "autograd_function":
+        yield
+        return
+    saved.append(0)
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        saved[0] += 1
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, _unpack):
+        yield
+
+
+def _unpack(t: torch.Tensor) -> torch.Tensor:
+    return t
+
+
+def _ctx_tensors(ctx: Any) -> list[str]:
+    """Attributes of the Function's ctx that hold tensors (``ctx.x = x``), looked at one level
+    into tuples, lists and dicts: what ``save_for_backward`` exists to replace."""
+    found: list[str] = []
+    attrs = getattr(ctx, "__dict__", {})
+    for name, value in list(attrs.items())[:100]:
+        items = value.values() if isinstance(value, dict) else value
+        if isinstance(value, torch.Tensor) or (
+            isinstance(value, (tuple, list, dict))
+            and any(isinstance(v, torch.Tensor) for v in list(items)[:100])
+        ):
+            found.append(str(name)[:40])
+    return found
+
+
+def _raw_backward(
+    first: torch.Tensor,
+    outputs: list[torch.Tensor],
+    inputs: list[torch.Tensor],
+    step: Call,
+    k: int,
+    outcome: Outcome,
+) -> None:
+    """Run the learner's backward node directly and record its gradients exactly as returned,
+    before autograd would validate them (it sums a broadcastable gradient down to its input's
+    shape, hiding "weight gradient not summed over the leading dims"). Called from Python, the
+    learner's backward runs inside the tripwire's mode, which the autograd engine's own thread
+    state does not carry; and the harness itself calls no autograd entry point here."""
+    grads = step.grad_outputs or ()
+    if len(outputs) != len(grads) or any(
+        o.shape != g.shape for o, g in zip(outputs, grads, strict=True)
+    ):
+        return
+    n = len(inputs)
+    node: Any = first.grad_fn  # the learner's BackwardCFunction: apply(*grads) runs backward
+    with torch.no_grad():  # as the engine runs a backward that is not double-differentiable
+        # Copies: a backward that writes into its grad_output must not change the case's data.
+        raw = node.apply(*(g.to(o.dtype, copy=True) for o, g in zip(outputs, grads, strict=True)))
+    returned = raw if isinstance(raw, tuple) else (raw,)
+    expected = n + len(step.args)
+    if len(returned) < n:
+        raise TypeError(
+            f"backward returned {len(returned)} gradient(s); forward took {expected} "
+            "inputs, so it must return one per input (None for the non-tensor ones)"
+        )
+    for i, t in enumerate(inputs):
+        if not t.is_floating_point():
+            continue
+        grad = returned[i]
+        if grad is not None and not isinstance(grad, torch.Tensor):
+            raise TypeError(
+                f"backward returned {type(grad).__name__} as gradient {i}, not a tensor or None"
+            )
+        _record_grad(
+            outcome, f"{k}.grad.{_input_name(i, n)}", None if grad is None else _detached(grad)
+        )
+
+
+def _engine_backward(outputs: list[torch.Tensor], grads: list[torch.Tensor]) -> None:
+    """``torch.autograd.backward(outputs, grads)`` without its torch-function dispatch: the
+    grader's own backward call must not trip the tripwire, so an exercise can ban
+    ``torch.autograd.backward`` for the learner (inside a hand-written backward) without an
+    exemption the learner's code could also reach. Shapes and dtypes already match."""
+    torch.autograd.graph._engine_run_backward(
+        tuple(outputs),
+        tuple(grads),
+        False,
+        False,
+        (),
+        allow_unreachable=True,
+        accumulate_grad=True,
+    )
 
 
 def _record_grad(outcome: Outcome, key: str, grad: torch.Tensor | None) -> None:

@@ -164,7 +164,13 @@ class ExerciseSpec:
     # The axis that holds the features (-1 for norms over the last dim, 1 for BatchNorm's
     # channels): the case drawers size and describe inputs by it.
     feature_axis: int = -1
+    # autograd_function only: the contract asks the forward to keep what backward needs with
+    # ``ctx.save_for_backward`` (the prompt says so). The child counts what goes through it and
+    # looks for tensors kept on ctx attributes; either failing is ``saved_on_ctx_attribute``.
+    save_for_backward: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"{self.slug}: kind must be one of {KINDS}, not {self.kind!r}")
+        if self.save_for_backward and self.kind != "autograd_function":
+            raise ValueError(f"{self.slug}: save_for_backward is for autograd_function exercises")

@@ -123,7 +123,9 @@ def _parse(code: str) -> ast.AST | StaticProblem:
         return StaticProblem("error", f"the code cannot be parsed: {str(exc)[:200]}")
 
 
-def check(code: str, *, class_name: str, banned: Iterable[str]) -> StaticProblem | None:
+def check(
+    code: str, *, class_name: str, banned: Iterable[str], base: str = "nn.Module"
+) -> StaticProblem | None:
     if len(code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
         return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
     tree = _parse(code)
@@ -131,7 +133,7 @@ def check(code: str, *, class_name: str, banned: Iterable[str]) -> StaticProblem
         return tree
     if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
         return StaticProblem(
-            "error", f"your code must define `class {class_name}(nn.Module)`; it does not"
+            "error", f"your code must define `class {class_name}({base})`; it does not"
         )
     uses = banned_uses(tree, banned)
     if uses:

@@ -30,7 +30,7 @@ import torch
 from pydantic import BaseModel
 
 from api.grading import harness, wire
-from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Step, Update
+from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
 
 # dtype -> (relative tolerance, absolute tolerance as a fraction of the output's magnitude)
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -176,6 +176,29 @@ FOREIGN_BACKWARD = Diagnosis(
         "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
         "运算）。通常是因为在 apply() 之外构造了结果张量。请在 forward 中计算并返回结果，"
         "再通过 YourFunction.apply(...) 调用。"
+    ),
+)
+
+NOT_SAVED = Diagnosis(
+    name="saved_on_ctx_attribute",
+    title="Tensors kept on ctx attributes instead of ctx.save_for_backward",
+    explanation=(
+        "Your forward keeps the tensors backward needs as attributes of ctx (ctx.x = x) or "
+        "saves nothing through ctx.save_for_backward. The values come out right, but autograd "
+        "no longer manages them: it cannot check that they were not modified in place before "
+        "backward, cannot free them with the graph (a reference cycle through ctx can keep "
+        "them alive), and saved-tensor hooks (activation offloading, checkpointing) never see "
+        "them. Keep tensors with ctx.save_for_backward(...) and read them back from "
+        "ctx.saved_tensors; plain numbers (eps) may stay on ctx."
+    ),
+    title_zh="把张量存成了 ctx 的属性，而不是用 ctx.save_for_backward",
+    explanation_zh=(
+        "你的 forward 把 backward 要用的张量存成了 ctx 的属性（ctx.x = x），或者根本没有通过 "
+        "ctx.save_for_backward 保存任何东西。数值是对的，但 autograd 不再管理这些张量：它没法检查"
+        "它们在 backward 之前是否被原地修改过，没法随计算图一起释放它们（经由 ctx 的循环引用可能让"
+        "它们一直占着内存），saved-tensor hooks（激活卸载、重计算）也看不到它们。请用 "
+        "ctx.save_for_backward(...) 保存张量，再从 ctx.saved_tensors 取回；eps 这样的普通数字"
+        "可以留在 ctx 上。"
     ),
 )
 
@@ -415,8 +438,9 @@ def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
     return (", ".join(items) or "none") + (f" and {more} more" if more > 0 else "")
 
 
-def describe_step(case: Case, k: int) -> str:
-    """Step ``k`` of the case in words, for a learner: '' for a single call."""
+def describe_step(case: Case, k: int, kind: Kind = "module") -> str:
+    """Step ``k`` of the case in words, for a learner: '' for a single call. Only a module has
+    a train or eval mode to name."""
     steps = case.scenario
     if len(steps) == 1:
         return ""
@@ -424,7 +448,7 @@ def describe_step(case: Case, k: int) -> str:
     where = f"step {k + 1} of {len(steps)}: "
     if isinstance(step, Update):
         return where + step.note
-    words = ("train" if step.train else "eval") + "-mode call"
+    words = ("train" if step.train else "eval") + "-mode call" if kind == "module" else "call"
     words += " with backward" if step.backward else ", forward only under torch.no_grad()"
     if step.layout != "contiguous":
         shape = ", ".join(str(s) for s in step.inputs[0].shape)
@@ -444,6 +468,7 @@ class _CaseJudgement:
     calls: bool = False
     reinitialised: bool = False
     foreign_backward: bool = False
+    not_saved: bool = False
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
 
@@ -488,7 +513,7 @@ def _judge_case(
             case=case.name,
             description=case.description,
             step=step,
-            step_description=describe_step(case, step),
+            step_description=describe_step(case, step, spec.kind),
             target=target,
             passed=passed,
             message=message,
@@ -581,11 +606,38 @@ def _judge_case(
                     k,
                 )
             )
+        if (
+            spec.save_for_backward
+            and spec.kind == "autograd_function"
+            and step.backward
+            and backward is None
+        ):
+            problem = _saving_problem(notes, k)
+            if problem is not None:
+                judgement.not_saved = True
+            message = problem or f"forward kept {notes.get(f'{k}.saved')} tensor(s) with " + (
+                "ctx.save_for_backward and none on ctx attributes"
+            )
+            judgement.checks.append(check("saved for backward", problem is None, message, k))
         if any(not c.passed for c in judgement.checks[before:]):
             break  # later steps build on this one: the first failing step is the news
     judgement.learner = learner
     judgement.expected = expected
     return judgement
+
+
+def _saving_problem(notes: Mapping[str, str], k: int) -> str | None:
+    """Why what the learner's forward kept for backward breaks the contract's
+    ``ctx.save_for_backward`` rule, from what the child observed (bounded notes)."""
+    on_ctx = notes.get(f"{k}.ctx_tensors")
+    saved = notes.get(f"{k}.saved")
+    if on_ctx:
+        return f"forward kept tensors on ctx attributes ({on_ctx}) instead of save_for_backward"
+    if saved is None or not saved.isdigit():
+        return "what forward saved for backward was not observed"
+    if int(saved) == 0:
+        return "forward saved nothing with ctx.save_for_backward"
+    return None
 
 
 def _judge_call(
@@ -682,8 +734,18 @@ def _judge_call(
             continue
         if list(theirs.shape) != list(ref_grad.shape):
             judgement.checks.append(
-                check(target, False, f"gradient shape {tuple(theirs.shape)}", k)
+                check(
+                    target,
+                    False,
+                    f"gradient shape {tuple(theirs.shape)}, expected {tuple(ref_grad.shape)} "
+                    "(the shape of what it is the gradient of)",
+                    k,
+                    shape=list(theirs.shape),
+                )
             )
+            # Kept for diagnosis: a known mistake with the same wrongly shaped gradient (a
+            # parameter's gradient not summed over the leading dims) is named by it.
+            learner[key] = theirs
             continue
         learner[key] = theirs
         judgement.checks.append(
@@ -783,9 +845,12 @@ def _matches(
             candidates = [truth[key]] + ([native[key]] if key in native else [])
             if not any(compare(actual, c, None, dtype, 1.0, floor).passed for c in candidates):
                 return False
-            if key in ref_truth and any(
-                not compare(c, ref_truth[key], ref_native.get(key), dtype, 1.0, floor).passed
-                for c in candidates
+            if key in ref_truth and (
+                ref_truth[key].shape != actual.shape
+                or any(
+                    not compare(c, ref_truth[key], ref_native.get(key), dtype, 1.0, floor).passed
+                    for c in candidates
+                )
             ):
                 informative = True
     return informative
@@ -970,6 +1035,8 @@ def _diagnose(
         return CALL_COUNT
     if any(j.foreign_backward for _, j in failing):
         return FOREIGN_BACKWARD
+    if any(j.not_saved for _, j in failing):
+        return NOT_SAVED
     structural = next(((c, j) for c, j in failing if j.parameters is not None), None)
     if structural is not None:
         case, j = structural

@@ -7,6 +7,8 @@ verdict): the correct answer passes and the wrong ones fail on the right check."
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -164,6 +166,124 @@ def test_autograd_function_backward_is_what_gets_graded() -> None:
     verdict = grade(bypass, CUBE)
     assert verdict.status == "failed"
     assert verdict.diagnosis is not None and verdict.diagnosis.name == "backward_not_used"
+
+
+# --- a Function with a parameter: raw gradients, bans inside backward, save_for_backward -----
+
+
+class _Scale(torch.autograd.Function):
+    """``x * weight`` over the last dim, the weight's gradient summed over every leading dim."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x, weight)
+        return x * weight
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x, weight = ctx.saved_tensors
+        return g * weight, (g * x).reshape(-1, x.shape[-1]).sum(0)
+
+
+class _ScaleSumsDimZero(_Scale):
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x, weight = ctx.saved_tensors
+        return g * weight, (g * x).sum(0)
+
+
+def _scale_cases(gen: torch.Generator) -> list[Case]:
+    x = draw.normal(gen, (2, 3, 5), torch.float64)
+    w = draw.normal(gen, (5,), torch.float64)
+    go = draw.normal(gen, x.shape, torch.float64)
+    return [
+        draw.scenario(
+            name="scale",
+            description=draw.describe(x, "N(0,1)", "random weight"),
+            steps=[Call((x, w), (go,))],
+            init_kwargs={},
+            state=None,
+        )
+    ]
+
+
+SCALE = ExerciseSpec(
+    slug="fixture_scale",
+    class_name="Scale",
+    kind="autograd_function",
+    reference=_Scale,
+    make_cases=_scale_cases,
+    mistakes=(KnownMistake("weight_grad_not_summed", "t", "e", "标题", "解释", _ScaleSumsDimZero),),
+    banned=("torch.autograd.grad", "torch.autograd.backward"),
+    save_for_backward=True,
+)
+_SCALE_FORWARD = """
+import torch
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return x * weight
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+"""
+
+
+def test_raw_gradients_show_a_sum_autograd_would_have_done() -> None:
+    right = _SCALE_FORWARD + "        return g * weight, (g * x).reshape(-1, x.shape[-1]).sum(0)\n"
+    assert grade(right, SCALE).status == "passed"
+    # Autograd would sum the (3, 5) gradient down to (5,) and give the right values; the
+    # grader compares it as backward returned it.
+    wrong = _SCALE_FORWARD + "        return g * weight, (g * x).sum(0)\n"
+    verdict = grade(wrong, SCALE)
+    assert verdict.status == "failed", verdict.message
+    failing = [c for c in verdict.checks if not c.passed]
+    assert failing[0].target == "grad of input[1]" and "shape (3, 5)" in failing[0].message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "weight_grad_not_summed"
+
+
+def test_banned_calls_inside_backward_trip_and_the_graders_own_do_not() -> None:
+    # Reached by a name the static check cannot see: only the run-time check inside backward.
+    hidden = (
+        _SCALE_FORWARD
+        + """        run = getattr(torch.autograd, "back" + "ward")
+        with getattr(torch, "enable" + "_grad")():
+            xl, wl = x.detach().requires_grad_(), weight.detach().requires_grad_()
+            run([xl * wl], [g])
+        return xl.grad, wl.grad
+"""
+    )
+    verdict = grade(hidden, SCALE)
+    assert verdict.status == "rejected", verdict.message
+    assert "torch.autograd.backward" in verdict.message
+    # A bypassed backward makes the grader run autograd.backward itself: that is not the
+    # learner's call, so it fails as backward_not_used instead of being rejected.
+    bypass = (
+        _SCALE_FORWARD
+        + """        return g, g
+
+    @classmethod
+    def apply(cls, x, weight):
+        return x * weight
+"""
+    )
+    verdict = grade(bypass, SCALE)
+    assert verdict.status == "failed", verdict.message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "backward_not_used"
+
+
+def test_tensors_kept_on_ctx_are_named_when_the_contract_asks_for_save_for_backward() -> None:
+    on_ctx = _SCALE_FORWARD.replace("ctx.save_for_backward(x, weight)", "ctx.x, ctx.w = x, weight")
+    on_ctx = on_ctx.replace("x, weight = ctx.saved_tensors", "x, weight = ctx.x, ctx.w")
+    on_ctx += "        return g * weight, (g * x).reshape(-1, x.shape[-1]).sum(0)\n"
+    verdict = grade(on_ctx, SCALE)
+    assert verdict.status == "failed", verdict.message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "saved_on_ctx_attribute"
+    assert "(x,w)" in verdict.message
+    # The same code passes where the contract does not ask for it.
+    assert grade(on_ctx, replace(SCALE, save_for_backward=False)).status == "passed"
 
 
 # --- buffers, a string argument, channels at dim 1 ------------------------------------------

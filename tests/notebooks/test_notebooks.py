@@ -20,10 +20,17 @@ from typing import Any
 import jupytext
 import nbformat
 import pytest
+import torch
 import torch.nn.functional as F
 
 from addnorm_client import Client
-from addnorm_client.local import LocalResult, class_from_source, run_cases
+from addnorm_client.local import (
+    ExerciseCodeError,
+    LocalCase,
+    LocalResult,
+    class_from_source,
+    run_cases,
+)
 from addnorm_client.render import exercise_marker
 from api.catalog import load_catalog
 from api.notebooks import (
@@ -180,6 +187,26 @@ def test_the_local_check_sees_an_import_only_the_kernel_had() -> None:
     results = _run_exercise_cell("swiglu_ffn", without)
     assert results and all("NameError" in r.note and "'F'" in r.note for r in results), results
     assert all(r.ok for r in _run_exercise_cell("swiglu_ffn", solution))
+
+
+def test_the_local_check_calls_every_kind_of_exercise() -> None:
+    # The exercise's name comes from the starter whatever it defines, and the local check calls
+    # what each case builds from it: a module, an autograd.Function's apply, or a function.
+    function_starter = (
+        "import torch\n\n\ndef _helper(x):\n    return x\n\n\n"
+        "def softmax(x, dim=-1):\n    raise NotImplementedError\n"
+    )
+    assert exercise_class_name(function_starter) == "softmax"
+    fn_class = "import torch\n\n\nclass Twice(torch.autograd.Function):\n    pass\n"
+    assert exercise_class_name(fn_class) == "Twice"
+    softmax = class_from_source(
+        "import torch\n\n\ndef softmax(x, dim=-1):\n    return x.softmax(dim)\n", "softmax"
+    )
+    x = torch.randn(3, 5)
+    case = LocalCase("rows", x, lambda fn: lambda t: fn(t, dim=-1), torch.softmax(x, -1))
+    assert all(r.ok for r in run_cases([case], softmax))
+    with pytest.raises(ExerciseCodeError):
+        class_from_source("softmax = 3\n", "softmax")
 
 
 # -- executed against a live server ---------------------------------------------------------------

@@ -1,0 +1,26 @@
+# expect: passed
+"""Correct: save x and 1/rms, recompute x_hat; the projection written with sums over D."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+
+class RMSNormFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+        rstd = 1.0 / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(x, rstd, weight)
+        return x * rstd * weight
+
+    @staticmethod
+    def backward(ctx: Any, dy: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, None]:
+        x, rstd, weight = ctx.saved_tensors
+        d = x.shape[-1]
+        g = dy * weight
+        # d/dx_i of x_j * r with r = (ms + eps)^(-1/2): r * δ_ij - x_j * r^3 * x_i / d.
+        dx = g * rstd - x * rstd.pow(3) * (g * x).sum(-1, keepdim=True) / d
+        dweight = (dy * x * rstd).reshape(-1, d).sum(0)
+        return dx, dweight, None
