@@ -178,6 +178,7 @@ _NOTES = _rules(
     (r"train mode", "train 模式"),
     (r"in train mode", "在 train 模式下"),
     (r"again, in eval mode, on a new input", "换一个新输入，再次调用"),
+    (r"again, on a new input", "换一个新输入，再次调用"),
     (r"after the update", "参数更新之后"),
     (r"after the update, on a batch of (?P<n>\d+)", "参数更新之后，批大小为 {n}"),
     (r"an optimiser-like update of every parameter", "按优化器的方式更新每个参数"),
