@@ -51,6 +51,8 @@ class Check(BaseModel):
     # The scenario step this check is about (0-based) and what that step did, in words.
     step: int = 0
     step_description: str = ""
+    # The function the step called, in an exercise graded on several (softmax, log_softmax).
+    function: str | None = None
     target: str
     passed: bool
     message: str
@@ -366,7 +368,12 @@ def describe_step(case: Case, k: int) -> str:
     where = f"step {k + 1} of {len(steps)}: "
     if isinstance(step, Update):
         return where + step.note
-    words = ("train" if step.train else "eval") + "-mode call"
+    # A function has no train/eval mode; in an exercise with several, the call names its own.
+    words = (
+        f"call of {step.function}"
+        if step.function
+        else f"{'train' if step.train else 'eval'}-mode call"
+    )
     words += " with backward" if step.backward else ", forward only under torch.no_grad()"
     if step.layout != "contiguous":
         shape = ", ".join(str(s) for s in step.inputs[0].shape)
@@ -426,11 +433,13 @@ def _judge_case(
     expected: Expected,
 ) -> _CaseJudgement:
     def check(target: str, passed: bool, message: str, step: int = 0, **kw: Any) -> Check:
+        called = case.scenario[step] if step < len(case.scenario) else None
         return Check(
             case=case.name,
             description=case.description,
             step=step,
             step_description=describe_step(case, step),
+            function=called.function or None if isinstance(called, Call) else None,
             target=target,
             passed=passed,
             message=message,
@@ -702,13 +711,25 @@ def _matches(
     spec: ExerciseSpec,
     mistake: KnownMistake,
     cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
+) -> Any | None:
+    """The form of this mistake (``ExerciseSpec.factories``: in one function or in several)
+    that the learner's outcome agrees with on every failing case, while differing from the
+    reference on at least one of them (else agreeing means nothing); None if there is none."""
+    for factory in spec.factories(mistake.build):
+        if _matches_factory(spec, factory, cases):
+            return factory
+    return None
+
+
+def _matches_factory(
+    spec: ExerciseSpec,
+    factory: Any,
+    cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
 ) -> bool:
-    """Does the learner's outcome agree with this mistake's on every failing case, and does the
-    mistake differ from the reference on at least one of them (else agreeing means nothing)?"""
     informative = False
     for case, learner, reference in cases:
         try:
-            expected = expected_outcome(mistake.build, case, spec)
+            expected = expected_outcome(factory, case, spec)
         except Exception:
             return False
         truth, native = expected.truth.tensors, expected.native.tensors
@@ -738,7 +759,7 @@ def _structural_match(
 ) -> KnownMistake | None:
     for mistake in spec.mistakes:
         try:
-            subject = harness.instantiate(mistake.build, case, spec.kind)
+            subject = harness.instantiate(spec.factory(mistake.build), case, spec.kind)
         except Exception:
             continue
         if subject.module is None:
@@ -761,7 +782,7 @@ def _diagnosis(m: KnownMistake) -> Diagnosis:
 
 def _entry_noun(spec: ExerciseSpec) -> str:
     if spec.kind == "function":
-        return f"def {spec.class_name}(...)"
+        return "` and `".join(f"def {name}(...)" for name in spec.names)
     if spec.kind == "autograd_function":
         return f"class {spec.class_name}(torch.autograd.Function)"
     return f"class {spec.class_name}(nn.Module)"
@@ -924,6 +945,7 @@ def _diagnose(
     if not comparable:
         return None
     for mistake in spec.mistakes:
-        if _matches(spec, mistake, comparable):
+        if _matches(spec, mistake, comparable) is not None:
             return _diagnosis(mistake)
     return None
+
