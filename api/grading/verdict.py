@@ -607,6 +607,10 @@ def _judge_call(
             or not torch.equal(after, original)
         ):
             judgement.mutated = True
+            if after is not None and after.shape == original.shape:
+                # What the learner left in its input: a known mistake that updates it in place
+                # (the residual stream, as vLLM's kernel does) is matched on it too.
+                learner[f"{k}.input_after{suffix}"] = after
             judgement.checks.append(
                 check(
                     f"input{suffix} unchanged",
@@ -898,6 +902,9 @@ def _decide(
     errored = next(((c, j) for c, j in failing if j.error is not None), None)
     if errored is not None:
         case, j = errored
+        named = _named_despite_errors(spec, failing)
+        if named is not None:
+            return _failed_and_raised(named, failing, errored, len(cases), base)
         err = j.error or {}
         where = f" at line {err.get('line')} of your code" if err.get("line") else ""
         step = j.checks[0].step_description
@@ -949,3 +956,61 @@ def _diagnose(
             return _diagnosis(mistake)
     return None
 
+
+def _named_despite_errors(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> KnownMistake | None:
+    """A known mistake that raises on some shapes and is silently wrong on others (a max taken
+    without keepdim raises a size mismatch, except on a square matrix): named from the cases
+    where the learner's code returned a value, and only if it also raises, with the same
+    exception, on the cases where the learner's code raised."""
+    valued = [(c, j.learner, j.expected) for c, j in failing if j.error is None and j.learner]
+    comparable = [(c, learner, e) for c, learner, e in valued if e is not None]
+    if not comparable:
+        return None
+    for mistake in spec.mistakes:
+        factory = _matches(spec, mistake, comparable[:MAX_DIAGNOSIS_CASES])
+        if factory is not None and _raises_alike(spec, factory, failing):
+            return mistake
+    return None
+
+
+def _raises_alike(
+    spec: ExerciseSpec, factory: Any, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> bool:
+    for case, j in [(c, j) for c, j in failing if j.error is not None][:MAX_DIAGNOSIS_CASES]:
+        try:
+            expected_outcome(factory, case, spec)
+        except Exception as exc:
+            if j.error is not None and type(exc).__name__ == j.error.get("type"):
+                continue
+        return False
+    return True
+
+
+def _failed_and_raised(
+    mistake: KnownMistake,
+    failing: Sequence[tuple[Case, _CaseJudgement]],
+    errored: tuple[Case, _CaseJudgement],
+    total: int,
+    base: dict[str, Any],
+) -> Verdict:
+    first_case, first = next((c, j) for c, j in failing if j.error is None and j.learner)
+    check = next(c for c in first.checks if not c.passed)
+    step = f", {check.step_description}" if check.step_description else ""
+    case, j = errored
+    err = j.error or {}
+    where = f" at line {err.get('line')} of your code" if err.get("line") else ""
+    diagnosis = _diagnosis(mistake)
+    return Verdict(
+        status="failed",
+        message=f"{len(failing)} of {total} cases failed. First: '{first_case.name}' "
+        f"({first_case.description}){step}: {check.target} {check.message} (the first case "
+        "where your code returned a value). "
+        f"This looks like a known mistake: {diagnosis.title}. On other cases your code raised "
+        f"{err.get('type')}{where}, as that mistake does (case '{case.name}'): "
+        f"{err.get('message')}",
+        diagnosis=diagnosis,
+        error=err,
+        **base,
+    )

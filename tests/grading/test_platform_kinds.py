@@ -429,3 +429,55 @@ def test_several_functions_spec_is_checked() -> None:
             reference={"softmax": _softmax},
             make_cases=_pair_cases,
         )
+
+
+# --- a mistake that raises on most shapes and is silently wrong on others --------------------
+
+
+def _softmax_max_no_keepdim(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    e = torch.exp(x - x.max(dim).values)
+    return e / e.sum(dim, keepdim=True)
+
+
+def _square_and_not_cases(gen: torch.Generator) -> list[Case]:
+    cases = []
+    for i, shape in enumerate([(6, 6), (3, 5), (4, 7), (2, 3, 9), (5, 5)]):
+        x = draw.normal(gen, shape, torch.float32, std=3.0)
+        cases.append(
+            draw.scenario(
+                name=f"shape_{i}",
+                description=draw.describe(x, "3 * N(0,1)"),
+                steps=[draw.call(gen, x)],
+                init_kwargs={},
+                state=None,
+            )
+        )
+    return cases
+
+
+KEEPDIM = ExerciseSpec(
+    slug="fixture_keepdim",
+    class_name="softmax",
+    kind="function",
+    reference=_softmax,
+    make_cases=_square_and_not_cases,
+    mistakes=(
+        KnownMistake("no_max_subtraction", "t", "e", "标题", "解释", _softmax_no_max),
+        KnownMistake("max_without_keepdim", "t", "e", "标题", "解释", _softmax_max_no_keepdim),
+    ),
+)
+
+
+def test_a_mistake_that_raises_on_most_shapes_is_named_from_the_others() -> None:
+    code = (
+        "import torch\ndef softmax(x, dim=-1):\n"
+        "    e = (x - x.max(dim).values).exp()\n    return e / e.sum(dim, keepdim=True)\n"
+    )
+    verdict = grade(code, KEEPDIM, seed=4)
+    assert verdict.status == "failed", verdict.message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "max_without_keepdim"
+    assert "shape_0" in verdict.message and "raised RuntimeError" in verdict.message
+    # Code that raises where the mistake does not is an error, not that mistake.
+    other = code.replace("    e = ", "    assert x.shape[0] == x.shape[-1]\n    e = ")
+    verdict = grade(other, KEEPDIM, seed=4)
+    assert verdict.status == "error" and verdict.diagnosis is None, verdict.message
