@@ -33,11 +33,12 @@ ATOL = 1e-5
 
 @dataclass(frozen=True)
 class LocalCase:
-    """One input: how to build the learner's module from its class, the parameters, the answer."""
+    """One input: how to build the learner's module from its class (or, in a function
+    exercise, the call to make with its functions), the parameters, the answer."""
 
     name: str
     x: torch.Tensor
-    build: Callable[[Any], nn.Module]
+    build: Callable[[Any], Callable[[torch.Tensor], Any]]
     expected: torch.Tensor
     state: Mapping[str, torch.Tensor] = field(default_factory=dict)
 
@@ -69,8 +70,10 @@ class ExerciseCodeError(Exception):
     """The exercise cell's code does not run, or does not define the class, on its own."""
 
 
-def class_from_source(source: str, class_name: str) -> type[nn.Module]:
-    """Execute ``source`` alone in a fresh namespace and return its ``class_name``.
+def class_from_source(source: str, class_name: str) -> Any:
+    """Execute ``source`` alone in a fresh namespace and return its ``class_name``: the
+    ``nn.Module`` class, or, in a function exercise, the function (several, comma-separated:
+    a dict of them by name).
 
     Nothing from the kernel leaks in: this is what the server does with a submission.
     """
@@ -82,19 +85,27 @@ def class_from_source(source: str, class_name: str) -> type[nn.Module]:
             f"the exercise cell fails when run on its own, as the server runs it: "
             f"{type(exc).__name__}: {exc}{_where(exc)}"
         ) from exc
-    cls = namespace.get(class_name)
-    if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
-        raise ExerciseCodeError(f"the exercise cell defines no nn.Module class `{class_name}`")
-    return cls
+    names = class_name.split(",")
+    found = {name: namespace.get(name) for name in names}
+    if len(names) == 1 and isinstance(found[class_name], type):
+        cls = found[class_name]
+        if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
+            raise ExerciseCodeError(f"the exercise cell defines no nn.Module class `{class_name}`")
+        return cls
+    for name, value in found.items():
+        if value is None or isinstance(value, type) or not callable(value):
+            raise ExerciseCodeError(f"the exercise cell defines no `{name}`")
+    return found if len(names) > 1 else found[class_name]
 
 
-def run_case(case: LocalCase, cls: type[nn.Module]) -> LocalResult:
+def run_case(case: LocalCase, cls: Any) -> LocalResult:
     shape = tuple(case.x.shape)
     try:
         module = case.build(cls)
-        if case.state:
-            module.load_state_dict(dict(case.state), strict=True)
-        module.eval()
+        if isinstance(module, nn.Module):
+            if case.state:
+                module.load_state_dict(dict(case.state), strict=True)
+            module.eval()
         x = case.x.clone()
         with torch.no_grad():
             out = module(x)
@@ -136,7 +147,7 @@ def format_table(results: Sequence[LocalResult]) -> str:
     return "\n".join(lines)
 
 
-def run_cases(cases: Sequence[LocalCase], cls: type[nn.Module]) -> list[LocalResult]:
+def run_cases(cases: Sequence[LocalCase], cls: Any) -> list[LocalResult]:
     return [run_case(case, cls) for case in cases]
 
 

@@ -253,13 +253,20 @@ def exercise_cell_source(slug: str, code: str) -> str:
 
 
 def exercise_class_name(starter: str) -> str:
-    """The class the exercise asks for: the first ``nn.Module`` subclass the starter defines."""
-    for node in ast.parse(starter).body:
+    """The class the exercise asks for: the first ``nn.Module`` subclass the starter defines;
+    for a function exercise, its public functions, comma-separated (``softmax,log_softmax``)."""
+    tree = ast.parse(starter)
+    for node in tree.body:
         if isinstance(node, ast.ClassDef) and any(
             ast.unparse(base) in ("nn.Module", "torch.nn.Module", "Module") for base in node.bases
         ):
             return node.name
-    raise ValueError("the starter defines no nn.Module subclass")
+    functions = [
+        n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+    ]
+    if functions:
+        return ",".join(functions)
+    raise ValueError("the starter defines no nn.Module subclass and no function")
 
 
 @dataclass(frozen=True)
