@@ -36,7 +36,8 @@ class LocalCase:
     """One input: how to build what is called from the learner's definition, the parameters,
     the answer. ``build`` returns a module (for a module exercise: it is loaded with ``state``
     and put in eval mode) or any callable taking ``x`` (``lambda f: lambda x: f(x, dim=0)``
-    for a function, ``lambda F: lambda x: F.apply(x, w, b, 1e-5)`` for an autograd.Function)."""
+    for a function, ``lambda F: lambda x: F.apply(x, w, b, 1e-5)`` for an autograd.Function;
+    with several functions, ``build`` gets a dict of them by name)."""
 
     name: str
     x: torch.Tensor
@@ -81,7 +82,8 @@ def _is_entry(obj: Any) -> bool:
 
 def class_from_source(source: str, class_name: str) -> Any:
     """Execute ``source`` alone in a fresh namespace and return its ``class_name`` (a module or
-    autograd.Function class, or a function for a function exercise).
+    autograd.Function class, or a function for a function exercise; several names,
+    comma-separated: a dict of those functions by name).
 
     Nothing from the kernel leaks in: this is what the server does with a submission.
     """
@@ -93,10 +95,12 @@ def class_from_source(source: str, class_name: str) -> Any:
             f"the exercise cell fails when run on its own, as the server runs it: "
             f"{type(exc).__name__}: {exc}{_where(exc)}"
         ) from exc
-    cls = namespace.get(class_name)
-    if not _is_entry(cls):
-        raise ExerciseCodeError(f"the exercise cell does not define `{class_name}`")
-    return cls
+    names = class_name.split(",")
+    found = {name: namespace.get(name) for name in names}
+    for name, value in found.items():
+        if not _is_entry(value) or (len(names) > 1 and isinstance(value, type)):
+            raise ExerciseCodeError(f"the exercise cell does not define `{name}`")
+    return found if len(names) > 1 else found[class_name]
 
 
 def run_case(case: LocalCase, cls: Any) -> LocalResult:

@@ -258,8 +258,8 @@ _FUNCTION_BASES = ("torch.autograd.Function", "autograd.Function", "Function")
 
 def exercise_class_name(starter: str) -> str:
     """The name the exercise asks for, whatever its kind: the first ``nn.Module`` subclass the
-    starter defines, else its first ``torch.autograd.Function`` subclass, else its first public
-    top-level ``def`` (a function exercise)."""
+    starter defines, else its first ``torch.autograd.Function`` subclass, else its public
+    top-level functions, comma-separated (``softmax,log_softmax``)."""
     body = ast.parse(starter).body
     for bases in (_MODULE_BASES, _FUNCTION_BASES):
         for node in body:
@@ -267,9 +267,11 @@ def exercise_class_name(starter: str) -> str:
                 ast.unparse(base) in bases for base in node.bases
             ):
                 return node.name
-    for node in body:
-        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
-            return node.name
+    functions = [
+        n.name for n in body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+    ]
+    if functions:
+        return ",".join(functions)
     raise ValueError("the starter defines no nn.Module or autograd.Function subclass, no def")
 
 

@@ -6,7 +6,6 @@ sandbox slot, and decides the verdict in this (trusted) process.
 
 from __future__ import annotations
 
-import ast
 import secrets
 import time
 from collections.abc import Iterable
@@ -56,7 +55,12 @@ class Grader:
         gen = torch.Generator().manual_seed(seed)
         cases = spec.make_cases(gen)
         job = harness.encode_job(
-            code=code, class_name=spec.class_name, banned=spec.banned, cases=cases, kind=spec.kind
+            code=code,
+            class_name=spec.class_name,
+            banned=spec.banned,
+            cases=cases,
+            kind=spec.kind,
+            functions=spec.functions,
         )
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit)
@@ -93,30 +97,13 @@ class Grader:
 
 
 def precheck(code: str, spec: ExerciseSpec) -> static.StaticProblem | None:
-    """Size, syntax, banned names and the required definition, before anything runs."""
+    """Size, syntax, banned names and the required definitions, before anything runs."""
     if spec.kind == "autograd_function":
         return static.check(
             code, class_name=spec.class_name, banned=spec.banned, base="torch.autograd.Function"
         )
-    if spec.kind != "function":
-        return static.check(code, class_name=spec.class_name, banned=spec.banned)
-    # static.check looks for a class; a function exercise asks for a `def` instead.
-    problem = static.check(
-        code + f"\n\nclass {spec.class_name}: pass\n",
-        class_name=spec.class_name,
-        banned=spec.banned,
-    )
-    if problem is not None:
-        return problem
-    tree = ast.parse(code)
-    if not any(
-        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == spec.class_name
-        for n in ast.walk(tree)
-    ):
-        return static.StaticProblem(
-            "error", f"your code must define `def {spec.class_name}(...)`; it does not"
-        )
-    return None
+    functions = spec.names if spec.kind == "function" else ()
+    return static.check(code, class_name=spec.class_name, banned=spec.banned, functions=functions)
 
 
 def _ms(start: float, end: float | None = None) -> float:

@@ -22,7 +22,7 @@ import re
 import sys
 import traceback
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
@@ -31,7 +31,7 @@ import torch
 from torch import nn
 
 from api.grading import modargs, tripwire, wire
-from api.grading.spec import Call, Case, InitValue, Kind, Layout, ModuleArg, Update
+from api.grading.spec import Call, Case, Factory, InitValue, Kind, Layout, ModuleArg, Update
 
 SUBMISSION_FILENAME = "<submission>"
 MAX_CAPTURE = 8 * 1024
@@ -77,7 +77,7 @@ class Outcome:
 @dataclass
 class Subject:
     """What a case runs: a built module (with its module arguments' call counters), or the
-    learner's function / ``autograd.Function`` as is."""
+    learner's function / ``autograd.Function`` as is (several functions: a mapping by name)."""
 
     kind: Kind
     target: Any
@@ -96,10 +96,12 @@ def _counter(counts: dict[str, int], name: str) -> Callable[..., None]:
     return count
 
 
-def instantiate(factory: Callable[..., Any], case: Case, kind: Kind = "module") -> Subject:
+def instantiate(factory: Factory, case: Case, kind: Kind = "module") -> Subject:
     """Build the module with the case's constructor arguments and module arguments."""
     if kind != "module":
         return Subject(kind, factory)
+    if isinstance(factory, Mapping):
+        raise TypeError("a module exercise is built by one constructor, not a mapping")
     kwargs: dict[str, Any] = dict(case.init_kwargs)
     counts: dict[str, int] = {}
     given: dict[str, dict[str, torch.Tensor]] = {}
@@ -201,6 +203,13 @@ def _update(module: nn.Module | None, step: Update) -> None:
                 target.add_(delta.to(target.dtype))
 
 
+def _function(target: Any, name: str) -> Any:
+    """The function a call calls: the only one, or the one it names among several."""
+    if isinstance(target, Mapping):
+        return target[name]
+    return target
+
+
 def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) -> None:
     module = subject.module
     if module is not None:
@@ -222,7 +231,8 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
         if subject.kind == "module":
             out = subject.target(*inputs, *step.args)
         elif subject.kind == "function":
-            out = subject.target(*inputs, *step.args, **case.init_kwargs)
+            fn = _function(subject.target, step.function)
+            out = fn(*inputs, *step.args, **case.init_kwargs)
         else:
             out = subject.target.apply(*inputs, *step.args, *case.init_kwargs.values())
     for name, count in subject.counts.items():
@@ -478,7 +488,10 @@ def encode_job(
     banned: Iterable[str],
     cases: Iterable[Case],
     kind: Kind = "module",
+    functions: Sequence[str] = (),
 ) -> bytes:
+    """The child's job. ``functions``: every name a function exercise with several functions
+    asks for (``ExerciseSpec.functions``); empty for one entry point, ``class_name``."""
     tensors: dict[str, torch.Tensor] = {}
     described = []
     for i, case in enumerate(cases):
@@ -504,6 +517,7 @@ def encode_job(
                         "seed": step.seed,
                         "layout": step.layout,
                         "args": list(step.args),
+                        "function": step.function,
                     }
                 }
             )
@@ -522,6 +536,7 @@ def encode_job(
         "code": code,
         "class_name": class_name,
         "kind": kind,
+        "functions": list(functions),
         "banned": list(banned),
         "cases": described,
     }
@@ -553,6 +568,7 @@ def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
                     seed=c["seed"],
                     layout=c["layout"],
                     args=tuple(c["args"]),
+                    function=c.get("function", ""),
                 )
             )
         init_kwargs: dict[str, InitValue] = d["init_kwargs"]
@@ -611,12 +627,18 @@ def run_job(frame: bytes | bytearray) -> bytes:
             exec(compiled, namespace)
     except BaseException as exc:
         result["load_error"] = describe_exception(exc)
-    entry: Any = namespace.get(header["class_name"])
+    names: list[str] = header.get("functions") or [header["class_name"]]
+    found = {name: namespace.get(name) for name in names}
+    # One entry point as it is; several functions as a mapping by name (``_function``).
+    entry: Any = found if header.get("functions") else found[names[0]]
     if "load_error" not in result:
-        if entry is None:
+        if any(v is None for v in found.values()):
             result["missing_class"] = True
-        elif (problem := _entry_problem(entry, kind)) is not None:
-            result["not_a_module"] = problem
+        else:
+            for value in found.values():
+                if (problem := _entry_problem(value, kind)) is not None:
+                    result["not_a_module"] = problem
+                    break
     errors = 0
     if not {"load_error", "missing_class", "not_a_module"} & set(result):
         for i, case in enumerate(cases):

@@ -63,6 +63,9 @@ class Call:
     layout: Layout = "contiguous"
     args: tuple[InitValue, ...] = ()
     note: str = ""  # in words, for the verdict ("again, after a parameter update")
+    # In a function exercise with several functions (``softmax`` and ``log_softmax``): the one
+    # this call calls. Empty for every other exercise, whose single entry point is called.
+    function: str = ""
 
     @property
     def backward(self) -> bool:
@@ -128,6 +131,11 @@ class Case:
 # Called as factory(**init_kwargs, **module_args) for modules; for the function kinds the
 # factory *is* the function (or the autograd.Function subclass).
 ModuleFactory = Callable[..., Any]
+# A function exercise with several functions: each one by the name the learner must define.
+# A known mistake's mapping may name only the functions it gets wrong; the others are the
+# reference's (``ExerciseSpec.factory``).
+Functions = Mapping[str, Callable[..., Any]]
+Factory = ModuleFactory | Functions
 
 
 @dataclass(frozen=True)
@@ -144,14 +152,14 @@ class KnownMistake:
     explanation: str
     title_zh: str
     explanation_zh: str
-    build: ModuleFactory
+    build: Factory
 
 
 @dataclass(frozen=True)
 class ExerciseSpec:
     slug: str
     class_name: str  # the name the submission must define (a class or a function)
-    reference: ModuleFactory
+    reference: Factory
     make_cases: Callable[[torch.Generator], list[Case]]
     mistakes: Sequence[KnownMistake] = ()
     # Qualified names of callables the submission may not reach, by any name: the grader trips
@@ -169,8 +177,54 @@ class ExerciseSpec:
     # looks for tensors kept on ctx attributes; either failing is ``saved_on_ctx_attribute``.
     save_for_backward: bool = False
 
+    # A function exercise graded on several functions (``softmax`` and ``log_softmax``): every
+    # name the submission must define, ``class_name`` among them. ``reference`` is then a mapping
+    # from these names to the reference functions, each call names the function it calls
+    # (``Call.function``), and a mistake's ``build`` maps the names it replaces.
+    functions: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the submission must define."""
+        return self.functions or (self.class_name,)
+
+    def factory(self, build: Factory) -> Factory:
+        """What runs for ``build`` (a mistake's): the functions it does not replace are the
+        reference's."""
+        if isinstance(build, Mapping) and isinstance(self.reference, Mapping):
+            return {**self.reference, **build}
+        return build
+
+    def factories(self, build: Factory) -> list[Factory]:
+        """Every way a learner can make the mistake ``build`` describes. A mistake in several
+        functions (no max subtracted, in softmax and in log_softmax) is also made in any one of
+        them alone: each non-empty subset of its functions, the rest the reference's, all of
+        them first."""
+        if not (isinstance(build, Mapping) and isinstance(self.reference, Mapping)):
+            return [build]
+        names = list(build)
+        subsets = [
+            [n for i, n in enumerate(names) if mask >> i & 1] for mask in range(1, 1 << len(names))
+        ]
+        subsets.sort(key=len, reverse=True)
+        return [{**self.reference, **{n: build[n] for n in subset}} for subset in subsets]
+
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"{self.slug}: kind must be one of {KINDS}, not {self.kind!r}")
         if self.save_for_backward and self.kind != "autograd_function":
             raise ValueError(f"{self.slug}: save_for_backward is for autograd_function exercises")
+        if not self.functions:
+            if isinstance(self.reference, Mapping) or any(
+                isinstance(m.build, Mapping) for m in self.mistakes
+            ):
+                raise ValueError(f"{self.slug}: a mapping of functions needs `functions`")
+            return
+        names = set(self.functions)
+        if self.kind != "function" or self.class_name not in names:
+            raise ValueError(f"{self.slug}: `functions` is for the function kind, class_name in it")
+        if not isinstance(self.reference, Mapping) or set(self.reference) != names:
+            raise ValueError(f"{self.slug}: the reference maps every name of {self.functions}")
+        for m in self.mistakes:
+            if not isinstance(m.build, Mapping) or not m.build or not set(m.build) <= names:
+                raise ValueError(f"{self.slug}: mistake {m.name} maps some of {self.functions}")

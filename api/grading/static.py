@@ -1,4 +1,5 @@
-"""Checks on the source before anything runs: size, syntax, the required class, banned names.
+"""Checks on the source before anything runs: size, syntax, the required class (or functions),
+banned names.
 
 The banned-name check resolves import aliases (``import torch.nn.functional as F``,
 ``from torch import nn``) so that ``F.layer_norm`` is caught while a learner's own method
@@ -9,7 +10,7 @@ the child's tripwire's job.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 MAX_CODE_BYTES = 64 * 1024
@@ -123,18 +124,68 @@ def _parse(code: str) -> ast.AST | StaticProblem:
         return StaticProblem("error", f"the code cannot be parsed: {str(exc)[:200]}")
 
 
-def check(
-    code: str, *, class_name: str, banned: Iterable[str], base: str = "nn.Module"
+def _bound_at_top(tree: ast.AST) -> set[str]:
+    """Names the module binds to something other than a class when it runs: ``def``,
+    assignment (``log_softmax = partial(...)``) and import, also inside a top-level ``if``,
+    ``try`` or ``with``, but not inside a function or class body."""
+    found: set[str] = set()
+    pending = list(getattr(tree, "body", []))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                found |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.If | ast.Try | ast.With | ast.TryStar):
+            for field in ("body", "orelse", "finalbody"):
+                pending.extend(getattr(node, field, []))
+            for handler in getattr(node, "handlers", []):
+                pending.extend(handler.body)
+    return found
+
+
+def _missing_definition(
+    tree: ast.AST, class_name: str, functions: Sequence[str], base: str
 ) -> StaticProblem | None:
+    if functions:
+        bound = _bound_at_top(tree)
+        missing = [f for f in functions if f not in bound]
+        if not missing:
+            return None
+        wanted = " and ".join(f"`def {f}(...)`" for f in functions)
+        lacking = ", ".join(f"`{f}`" for f in missing)
+        return StaticProblem(
+            "error", f"your code must define {wanted}; it does not define {lacking}"
+        )
+    if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
+        return StaticProblem(
+            "error", f"your code must define `class {class_name}({base})`; it does not"
+        )
+    return None
+
+
+def check(
+    code: str,
+    *,
+    class_name: str,
+    banned: Iterable[str],
+    functions: Sequence[str] = (),
+    base: str = "nn.Module",
+) -> StaticProblem | None:
+    """``functions``: a function exercise's required names (each a ``def``, or bound to a
+    function at the top of the module); otherwise ``class_name`` must be a class."""
     if len(code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
         return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
     tree = _parse(code)
     if isinstance(tree, StaticProblem):
         return tree
-    if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
-        return StaticProblem(
-            "error", f"your code must define `class {class_name}({base})`; it does not"
-        )
+    missing = _missing_definition(tree, class_name, functions, base)
+    if missing is not None:
+        return missing
     uses = banned_uses(tree, banned)
     if uses:
         qual, line = uses[0]

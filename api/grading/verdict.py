@@ -52,6 +52,8 @@ class Check(BaseModel):
     # The scenario step this check is about (0-based) and what that step did, in words.
     step: int = 0
     step_description: str = ""
+    # The function the step called, in an exercise graded on several (softmax, log_softmax).
+    function: str | None = None
     target: str
     passed: bool
     message: str
@@ -448,7 +450,13 @@ def describe_step(case: Case, k: int, kind: Kind = "module") -> str:
     where = f"step {k + 1} of {len(steps)}: "
     if isinstance(step, Update):
         return where + step.note
-    words = ("train" if step.train else "eval") + "-mode call" if kind == "module" else "call"
+    # A function has no train/eval mode; in an exercise with several, the call names its own.
+    if step.function:
+        words = f"call of {step.function}"
+    elif kind == "module":
+        words = f"{'train' if step.train else 'eval'}-mode call"
+    else:
+        words = "call"
     words += " with backward" if step.backward else ", forward only under torch.no_grad()"
     if step.layout != "contiguous":
         shape = ", ".join(str(s) for s in step.inputs[0].shape)
@@ -509,11 +517,13 @@ def _judge_case(
     expected: Expected,
 ) -> _CaseJudgement:
     def check(target: str, passed: bool, message: str, step: int = 0, **kw: Any) -> Check:
+        called = case.scenario[step] if step < len(case.scenario) else None
         return Check(
             case=case.name,
             description=case.description,
             step=step,
             step_description=describe_step(case, step, spec.kind),
+            function=called.function or None if isinstance(called, Call) else None,
             target=target,
             passed=passed,
             message=message,
@@ -708,6 +718,10 @@ def _judge_call(
             or not torch.equal(after, original)
         ):
             judgement.mutated = True
+            if after is not None and after.shape == original.shape:
+                # What the learner left in its input: a known mistake that updates it in place
+                # (the residual stream, as vLLM's kernel does) is matched on it too.
+                learner[f"{k}.input_after{suffix}"] = after
             judgement.checks.append(
                 check(
                     f"input{suffix} unchanged",
@@ -822,13 +836,25 @@ def _matches(
     spec: ExerciseSpec,
     mistake: KnownMistake,
     cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
+) -> Any | None:
+    """The form of this mistake (``ExerciseSpec.factories``: in one function or in several)
+    that the learner's outcome agrees with on every failing case, while differing from the
+    reference on at least one of them (else agreeing means nothing); None if there is none."""
+    for factory in spec.factories(mistake.build):
+        if _matches_factory(spec, factory, cases):
+            return factory
+    return None
+
+
+def _matches_factory(
+    spec: ExerciseSpec,
+    factory: Any,
+    cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
 ) -> bool:
-    """Does the learner's outcome agree with this mistake's on every failing case, and does the
-    mistake differ from the reference on at least one of them (else agreeing means nothing)?"""
     informative = False
     for case, learner, reference in cases:
         try:
-            expected = expected_outcome(mistake.build, case, spec)
+            expected = expected_outcome(factory, case, spec)
         except Exception:
             return False
         truth, native = expected.truth.tensors, expected.native.tensors
@@ -861,7 +887,7 @@ def _structural_match(
 ) -> KnownMistake | None:
     for mistake in spec.mistakes:
         try:
-            subject = harness.instantiate(mistake.build, case, spec.kind)
+            subject = harness.instantiate(spec.factory(mistake.build), case, spec.kind)
         except Exception:
             continue
         if subject.module is None:
@@ -884,7 +910,7 @@ def _diagnosis(m: KnownMistake) -> Diagnosis:
 
 def _entry_noun(spec: ExerciseSpec) -> str:
     if spec.kind == "function":
-        return f"def {spec.class_name}(...)"
+        return "` and `".join(f"def {name}(...)" for name in spec.names)
     if spec.kind == "autograd_function":
         return f"class {spec.class_name}(torch.autograd.Function)"
     return f"class {spec.class_name}(nn.Module)"
@@ -1000,6 +1026,9 @@ def _decide(
     errored = next(((c, j) for c, j in failing if j.error is not None), None)
     if errored is not None:
         case, j = errored
+        named = _named_despite_errors(spec, failing)
+        if named is not None:
+            return _failed_and_raised(named, failing, errored, len(cases), base)
         err = j.error or {}
         where = f" at line {err.get('line')} of your code" if err.get("line") else ""
         step = j.checks[0].step_description
@@ -1049,6 +1078,65 @@ def _diagnose(
     if not comparable:
         return None
     for mistake in spec.mistakes:
-        if _matches(spec, mistake, comparable):
+        if _matches(spec, mistake, comparable) is not None:
             return _diagnosis(mistake)
     return None
+
+
+def _named_despite_errors(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> KnownMistake | None:
+    """A known mistake that raises on some shapes and is silently wrong on others (a max taken
+    without keepdim raises a size mismatch, except on a square matrix): named from the cases
+    where the learner's code returned a value, and only if it also raises, with the same
+    exception, on the cases where the learner's code raised."""
+    valued = [(c, j.learner, j.expected) for c, j in failing if j.error is None and j.learner]
+    comparable = [(c, learner, e) for c, learner, e in valued if e is not None]
+    if not comparable:
+        return None
+    for mistake in spec.mistakes:
+        factory = _matches(spec, mistake, comparable[:MAX_DIAGNOSIS_CASES])
+        if factory is not None and _raises_alike(spec, factory, failing):
+            return mistake
+    return None
+
+
+def _raises_alike(
+    spec: ExerciseSpec, factory: Any, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> bool:
+    for case, j in [(c, j) for c, j in failing if j.error is not None][:MAX_DIAGNOSIS_CASES]:
+        try:
+            expected_outcome(factory, case, spec)
+        except Exception as exc:
+            if j.error is not None and type(exc).__name__ == j.error.get("type"):
+                continue
+        return False
+    return True
+
+
+def _failed_and_raised(
+    mistake: KnownMistake,
+    failing: Sequence[tuple[Case, _CaseJudgement]],
+    errored: tuple[Case, _CaseJudgement],
+    total: int,
+    base: dict[str, Any],
+) -> Verdict:
+    first_case, first = next((c, j) for c, j in failing if j.error is None and j.learner)
+    check = next(c for c in first.checks if not c.passed)
+    step = f", {check.step_description}" if check.step_description else ""
+    case, j = errored
+    err = j.error or {}
+    where = f" at line {err.get('line')} of your code" if err.get("line") else ""
+    diagnosis = _diagnosis(mistake)
+    return Verdict(
+        status="failed",
+        message=f"{len(failing)} of {total} cases failed. First: '{first_case.name}' "
+        f"({first_case.description}){step}: {check.target} {check.message} (the first case "
+        "where your code returned a value). "
+        f"This looks like a known mistake: {diagnosis.title}. On other cases your code raised "
+        f"{err.get('type')}{where}, as that mistake does (case '{case.name}'): "
+        f"{err.get('message')}",
+        diagnosis=diagnosis,
+        error=err,
+        **base,
+    )

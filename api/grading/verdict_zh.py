@@ -192,7 +192,9 @@ def _note(en: str) -> str:
 
 
 _CALL = re.compile(
-    r"(?P<mode>train|eval)-mode call"
+    # A module's call has a mode; a function's or autograd.Function's has none, and in an
+    # exercise with several functions it names the one it calls.
+    r"(?:(?P<mode>train|eval)-mode call|call of (?P<function>\w+)|call)"
     r"(?:(?P<bw> with backward)|, forward only under torch\.no_grad\(\))"
     r"(?:, input a non-contiguous \((?P<layout>\w+)\) view of shape (?P<vshape>\([^)]*\))"
     r"|, input of shape (?P<shape>\([^)]*\)))?"
@@ -205,15 +207,19 @@ def _step_body(en: str) -> str | None:
     if m is None:
         note = _apply(_NOTES, en)
         return note
-    words = f"{m['mode']} 模式下调用" + (
-        "，并做反向传播" if m["bw"] else "，只在 torch.no_grad() 下做前向"
-    )
+    if m["mode"]:
+        called = f"{m['mode']} 模式下调用"
+    elif m["function"]:
+        called = f"调用 {m['function']}"
+    else:
+        called = "调用"
+    words = called + ("，并做反向传播" if m["bw"] else "，只在 torch.no_grad() 下做前向")
     if m["layout"]:
         words += f"，输入是形状为 {m['vshape']} 的非连续（{m['layout']}）视图"
     elif m["shape"]:
         words += f"，输入形状为 {m['shape']}"
     # A note that only repeats the mode ("train mode" on a train-mode call) adds nothing.
-    if m["note"] and m["note"] not in (f"{m['mode']} mode", f"in {m['mode']} mode"):
+    if m["note"] and not (m["mode"] and m["note"] in (f"{m['mode']} mode", f"in {m['mode']} mode")):
         words += f"（{_note(m['note'])}）"
     return words
 
@@ -227,7 +233,9 @@ def untranslated_step(en: str) -> list[str]:
     if call is None:
         return [] if _apply(_NOTES, m["body"]) is not None else [m["body"]]
     note = call["note"]
-    known = note is None or note in (f"{call['mode']} mode", f"in {call['mode']} mode")
+    known = note is None or (
+        call["mode"] is not None and note in (f"{call['mode']} mode", f"in {call['mode']} mode")
+    )
     return [] if known or _apply(_NOTES, note) is not None else [note]
 
 

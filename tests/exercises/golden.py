@@ -37,7 +37,12 @@ def _mask(text: str) -> str:
 def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
     cases = spec.make_cases(torch.Generator().manual_seed(seed))
     frame = harness.encode_job(
-        code=source, class_name=spec.class_name, banned=spec.banned, cases=cases, kind=spec.kind
+        code=source,
+        class_name=spec.class_name,
+        banned=spec.banned,
+        cases=cases,
+        kind=spec.kind,
+        functions=spec.functions,
     )
     out, err = sys.stdout, sys.stderr
     try:

@@ -10,6 +10,7 @@ import textwrap
 from dataclasses import replace
 from typing import Any
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -117,6 +118,7 @@ CUBE = ExerciseSpec(
     make_cases=_cube_cases,
 )
 _CUBE_HEAD = """
+import pytest
 import torch
 class Cube(torch.autograd.Function):
     @staticmethod
@@ -337,6 +339,7 @@ RUNNING = ExerciseSpec(
     feature_axis=1,
 )
 _RUNNING_SRC = """
+import pytest
 import torch
 from torch import nn
 class RunningMean(nn.Module):
@@ -418,3 +421,183 @@ def test_static_precheck_by_kind() -> None:
     broken = precheck("def softmax(x:\n", SOFTMAX)
     assert broken is not None and broken.line == 1
     assert precheck("class Cube: pass\n", CUBE) is None
+
+
+# --- several functions in one exercise: softmax and log_softmax ------------------------------
+
+
+def _log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    return F.log_softmax(x, dim=dim)
+
+
+def _log_softmax_no_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    return x - x.exp().sum(dim, keepdim=True).log()
+
+
+def _pair_cases(gen: torch.Generator) -> list[Case]:
+    cases = []
+    for i, offset in enumerate([0.0, 1e4]):
+        x = draw.normal(gen, (3, 6), torch.float32) + offset
+        x[:, -1] = float("-inf")  # a masked position: -inf must come back as -inf
+        steps = [
+            Call((x,), (draw.normal(gen, (3, 6), torch.float32),), function=name)
+            for name in ("softmax", "log_softmax")
+        ]
+        cases.append(
+            draw.scenario(
+                name=f"pair_{i}",
+                description=draw.describe(x, f"N(0,1) + {offset:g}, last column -inf"),
+                steps=list(steps),
+                init_kwargs={},
+                state=None,
+            )
+        )
+    return cases
+
+
+PAIR = ExerciseSpec(
+    slug="fixture_pair",
+    class_name="softmax",
+    functions=("softmax", "log_softmax"),
+    kind="function",
+    reference={"softmax": _softmax, "log_softmax": _log_softmax},
+    make_cases=_pair_cases,
+    mistakes=(
+        KnownMistake(
+            "no_max_subtraction",
+            "t",
+            "e",
+            "标题",
+            "解释",
+            {"softmax": _softmax_no_max, "log_softmax": _log_softmax_no_max},
+        ),
+    ),
+    banned=("torch.nn.functional.softmax", "torch.nn.functional.log_softmax"),
+)
+
+_GOOD_PAIR = """
+import pytest
+import torch
+def softmax(x, dim=-1):
+    z = x - x.amax(dim, keepdim=True)
+    return z.exp() / z.exp().sum(dim, keepdim=True)
+def log_softmax(x, dim=-1):
+    z = x - x.amax(dim, keepdim=True)
+    return z - z.exp().sum(dim, keepdim=True).log()
+"""
+
+
+def test_several_functions_each_call_names_its_function() -> None:
+    assert grade(_GOOD_PAIR, PAIR, seed=2).status == "passed"
+    # The mistake in one of the two functions only is still the mistake, named; the failing
+    # checks say which function they called.
+    bad = _GOOD_PAIR.replace(
+        "    z = x - x.amax(dim, keepdim=True)\n    return z - z", "    z = x\n    return z - z"
+    )
+    assert bad != _GOOD_PAIR
+    verdict = grade(bad, PAIR, seed=2)
+    assert verdict.status == "failed", verdict.message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "no_max_subtraction"
+    failing = [c for c in verdict.checks if not c.passed]
+    assert failing and {c.function for c in failing} == {"log_softmax"}
+    assert {c.function for c in verdict.checks} == {"softmax", "log_softmax"}
+    assert "call of log_softmax" in verdict.message
+    # A finite value where the reference is -inf (the masked column) fails.
+    finite = _GOOD_PAIR.replace(
+        "return z - z.exp().sum(dim, keepdim=True).log()",
+        "return (z - z.exp().sum(dim, keepdim=True).log()).clamp_min(-50.0)",
+    )
+    verdict = grade(finite, PAIR, seed=2)
+    assert verdict.status == "failed" and "log_softmax" in verdict.message, verdict.message
+
+
+def test_several_functions_every_name_is_required() -> None:
+    from api.grading.grader import precheck
+
+    assert precheck(_GOOD_PAIR, PAIR) is None
+    # Another way to bind the name at the top of the module is still a function.
+    alias = _GOOD_PAIR.replace("def log_softmax(x, dim=-1):", "def _lsm(x, dim=-1):")
+    assert precheck(alias + "log_softmax = _lsm\n", PAIR) is None
+    only_one = _GOOD_PAIR.split("def log_softmax")[0]
+    problem = precheck(only_one, PAIR)
+    assert problem is not None and problem.status == "error"
+    assert "`log_softmax`" in problem.message.split("does not define")[1]
+    # A nested def does not define the name the grader calls.
+    nested = only_one + "def outer():\n    def log_softmax(x, dim=-1):\n        return x\n"
+    assert precheck(nested, PAIR) is not None
+    # Past the parent's check (a name bound only when the code runs), the child says so too.
+    verdict = grade(only_one + "globals()['log_softmax'] = 3\n", PAIR)
+    assert verdict.status == "error" and "def log_softmax(...)" in verdict.message
+    assert grade(only_one, PAIR).status == "error"
+
+
+def test_several_functions_spec_is_checked() -> None:
+    with pytest.raises(ValueError, match="maps every name"):
+        ExerciseSpec(
+            slug="x",
+            class_name="softmax",
+            functions=("softmax", "log_softmax"),
+            kind="function",
+            reference={"softmax": _softmax},
+            make_cases=_pair_cases,
+        )
+    with pytest.raises(ValueError, match="needs `functions`"):
+        ExerciseSpec(
+            slug="x",
+            class_name="softmax",
+            kind="function",
+            reference={"softmax": _softmax},
+            make_cases=_pair_cases,
+        )
+
+
+# --- a mistake that raises on most shapes and is silently wrong on others --------------------
+
+
+def _softmax_max_no_keepdim(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    e = torch.exp(x - x.max(dim).values)
+    return e / e.sum(dim, keepdim=True)
+
+
+def _square_and_not_cases(gen: torch.Generator) -> list[Case]:
+    cases = []
+    for i, shape in enumerate([(6, 6), (3, 5), (4, 7), (2, 3, 9), (5, 5)]):
+        x = draw.normal(gen, shape, torch.float32, std=3.0)
+        cases.append(
+            draw.scenario(
+                name=f"shape_{i}",
+                description=draw.describe(x, "3 * N(0,1)"),
+                steps=[draw.call(gen, x)],
+                init_kwargs={},
+                state=None,
+            )
+        )
+    return cases
+
+
+KEEPDIM = ExerciseSpec(
+    slug="fixture_keepdim",
+    class_name="softmax",
+    kind="function",
+    reference=_softmax,
+    make_cases=_square_and_not_cases,
+    mistakes=(
+        KnownMistake("no_max_subtraction", "t", "e", "标题", "解释", _softmax_no_max),
+        KnownMistake("max_without_keepdim", "t", "e", "标题", "解释", _softmax_max_no_keepdim),
+    ),
+)
+
+
+def test_a_mistake_that_raises_on_most_shapes_is_named_from_the_others() -> None:
+    code = (
+        "import torch\ndef softmax(x, dim=-1):\n"
+        "    e = (x - x.max(dim).values).exp()\n    return e / e.sum(dim, keepdim=True)\n"
+    )
+    verdict = grade(code, KEEPDIM, seed=4)
+    assert verdict.status == "failed", verdict.message
+    assert verdict.diagnosis is not None and verdict.diagnosis.name == "max_without_keepdim"
+    assert "shape_0" in verdict.message and "raised RuntimeError" in verdict.message
+    # Code that raises where the mistake does not is an error, not that mistake.
+    other = code.replace("    e = ", "    assert x.shape[0] == x.shape[-1]\n    e = ")
+    verdict = grade(other, KEEPDIM, seed=4)
+    assert verdict.status == "error" and verdict.diagnosis is None, verdict.message

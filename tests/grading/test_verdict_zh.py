@@ -30,10 +30,11 @@ def test_every_case_and_step_description_has_its_chinese(slug: str) -> None:
             assert verdict_zh.untranslated(case.description) == [], (case.name, case.description)
             assert case.description_zh and CJK.search(case.description_zh), case.name
             for k in range(len(case.scenario)):
-                en = describe_step(case, k)
+                en = describe_step(case, k, spec.kind)
                 if en:
                     assert verdict_zh.untranslated_step(en) == [], (case.name, en)
-                    assert verdict_zh.step(en).startswith(f"第 {k + 1}/"), en
+                    zh = verdict_zh.step(en)
+                    assert zh.startswith(f"第 {k + 1}/") and "call" not in zh, (en, zh)
 
 
 def test_an_unknown_fragment_stays_english_and_is_reported() -> None:

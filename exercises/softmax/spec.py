@@ -1,63 +1,24 @@
-"""Draft spec for ``softmax``: two functions, reference, banned built-ins, cases, mistakes.
+"""Grading spec for ``softmax``: ``softmax(x, dim=-1)`` and ``log_softmax(x, dim=-1)``, one
+exercise, two functions, graded against ``torch.softmax`` and ``torch.log_softmax``.
 
-Contract: ``def softmax(x, dim=-1)`` and ``def log_softmax(x, dim=-1)``, any shape and any
-``dim`` in ``[-x.ndim, x.ndim)``, same shape and dtype as ``x``; behave like
-``torch.softmax(x, dim)`` and ``torch.log_softmax(x, dim)`` (outputs and the gradient of
-``x``), including logits of 1e4 and -inf entries (masks), on slices along ``dim`` that hold at
-least one finite value (a slice of only -inf is left undefined and not graded).
+Contract: any shape, any ``dim`` in ``[-x.ndim, x.ndim)``, same shape and dtype as ``x``, the
+same outputs and gradient of ``x`` as PyTorch, including logits of 1e4 and ``-inf`` entries
+(masks: ``-inf`` must come back exactly), on slices along ``dim`` that hold at least one finite
+value (a slice of only ``-inf`` is left undefined and not graded).
+
+Every case calls ``softmax`` and then ``log_softmax`` on the same input, so one drawn family
+exposes a mistake in either function, and the verdict's checks say which one a failure called.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
-from _draft import Case, Mistake
 
-SLUG = "softmax"
-KIND = "function"
+from api.grading.draw import choice, describe, normal, randint
+from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
+
 FUNCTIONS = ("softmax", "log_softmax")
-TOPICS = ("activations",)
-TITLE = "Stable softmax and log_softmax"
-TITLE_ZH = "数值稳定的 softmax 与 log_softmax"
-DIFFICULTY = "medium"
-
-# Whatever normalises in one call, however it is reached. torch.logsumexp is banned too: it
-# is the stability trick this exercise asks for (and torch.distributions' Categorical reaches
-# it). exp, log, amax/max, sum stay allowed.
-BANNED = (
-    "torch.softmax",
-    "torch.log_softmax",
-    "torch.Tensor.softmax",
-    "torch.Tensor.log_softmax",
-    "torch.nn.functional.softmax",
-    "torch.nn.functional.log_softmax",
-    "torch.nn.functional.softmin",
-    "torch.nn.functional.gumbel_softmax",
-    "torch.nn.Softmax",
-    "torch.nn.LogSoftmax",
-    "torch.nn.Softmin",
-    "torch.nn.Softmax2d",
-    "torch.special.softmax",
-    "torch.special.log_softmax",
-    "torch.logsumexp",
-    "torch.Tensor.logsumexp",
-    "torch.special.logsumexp",
-    "torch.distributions",
-    "torch.ops.aten._softmax",
-    "torch.ops.aten._log_softmax",
-    "torch.ops.aten.logsumexp",
-)
-BANNED_ATEN = (
-    "softmax",
-    "log_softmax",
-    "_softmax",
-    "_log_softmax",
-    "_softmax_backward_data",
-    "_log_softmax_backward_data",
-    "logsumexp",
-)
-BANNED_NAMES = ("softmax", "log_softmax", "softmin", "logsumexp", "gumbel_softmax")
+F32, F64, BF16, F16 = torch.float32, torch.float64, torch.bfloat16, torch.float16
 
 
 def _softmax_ref(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
@@ -68,110 +29,112 @@ def _log_softmax_ref(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     return torch.log_softmax(x, dim)
 
 
-REFERENCE: dict[str, Callable[..., torch.Tensor]] = {
-    "softmax": _softmax_ref,
-    "log_softmax": _log_softmax_ref,
-}
-
-
-def _randn(gen: torch.Generator, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
-    return torch.randn(shape, generator=gen, dtype=torch.float64).to(dtype)
-
-
-def _int(gen: torch.Generator, low: int, high: int) -> int:
-    return int(torch.randint(low, high, (1,), generator=gen))
+REFERENCE = {"softmax": _softmax_ref, "log_softmax": _log_softmax_ref}
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
-    """Each family once per function (about thirty cases), drawn fresh from ``gen``."""
+    """Seventeen families, each a case that calls both functions, drawn fresh from ``gen``.
+
+    Order matters: the verdict names a known mistake from the first failing cases, so the
+    families that tell the mistakes apart (the square causal mask, 1e4 logits, rows far apart,
+    a spread of 1e3) come first.
+    """
     cases: list[Case] = []
 
-    def add(name: str, description: str, x: torch.Tensor, dim: int | None, grad: bool) -> None:
-        kwargs: dict[str, object] = {} if dim is None else {"dim": dim}
-        for fn in FUNCTIONS:
-            g = _randn(gen, tuple(x.shape), x.dtype) if grad else None
-            where = "default dim" if dim is None else f"dim={dim}"
-            cases.append(Case(f"{fn}:{name}", f"{fn}({description}, {where})", x, kwargs, g, fn))
+    def add(
+        name: str,
+        what: str,
+        x: torch.Tensor,
+        dim: int | None,
+        *,
+        backward: bool = True,
+        layout: Layout = "contiguous",
+    ) -> None:
+        kwargs: dict[str, InitValue] = {} if dim is None else {"dim": dim}
+        extra = ["default dim = -1" if dim is None else f"dim = {dim}"]
+        if layout != "contiguous":
+            extra.append(f"a non-contiguous ({layout}) view")
+        if not backward:
+            extra.append("forward only, under torch.no_grad()")
+        steps = tuple(
+            Call(
+                (x,),
+                (normal(gen, x.shape, x.dtype),) if backward else None,
+                layout=layout,
+                function=fn,
+            )
+            for fn in FUNCTIONS
+        )
+        cases.append(
+            Case(
+                name=name,
+                description=describe(x, what, *extra) + "; softmax, then log_softmax",
+                x=x,
+                init_kwargs=kwargs,
+                steps=steps,
+            )
+        )
 
-    shape = (_int(gen, 2, 6), _int(gen, 3, 9), _int(gen, 10, 40))
-    add(
-        "standard_normal",
-        f"randn{shape} * 3, float32",
-        _randn(gen, shape, torch.float32) * 3,
-        None,
-        True,
-    )
-    # Every axis, by a positive or negative index, on a shape with no two sizes equal.
-    shape4 = (2, 3, 5, 7)
-    x4 = _randn(gen, shape4, torch.float64) * 2
-    for dim in (0, 1, -2):
-        add(f"axis{dim}", f"randn{shape4} * 2, float64", x4, dim, True)
+    # Causal attention scores: a square (T, T) matrix with -inf above the diagonal. Square on
+    # purpose: a max taken without keepdim broadcasts silently here instead of raising. First,
+    # because the child stops after three cases that raise.
+    t = randint(gen, 5, 12)
+    scores = normal(gen, (t, t), F32, std=4.0)
+    causal = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+    add("causal_mask", "4 * N(0,1) scores, -inf above the diagonal (a causal mask)", causal, -1)
     # Logits of 1e4: exp overflows in any dtype unless the max is subtracted first.
-    big = _randn(gen, (4, 33), torch.float64) + 1e4
-    add("logits_1e4", "randn(4, 33) + 1e4, float32", big.float(), -1, True)
-    # A spread of 1e3 within a row: log_softmax values near -2000 are finite, while the
-    # probabilities behind them underflow to 0 (log 0 = -inf).
-    add(
-        "spread_1e3",
-        "randn(5, 17) * 1e3, float32",
-        _randn(gen, (5, 17), torch.float32) * 1e3,
-        -1,
-        True,
-    )
-    # Rows far apart: one near +1e4, one near -1e4. A single max over the whole tensor leaves
-    # the low row with exp(-2e4) = 0 everywhere.
-    apart = _randn(gen, (2, 11), torch.float64)
+    rows = randint(gen, 2, 6)
+    # float64: exp overflows there too (above 709), and x - (m + log(sum)), the log-sum-exp form
+    # of log_softmax, keeps its precision (in float32 m + log(sum) rounds to 5e-4 at 1e4).
+    add("logits_1e4", "N(0,1) + 1e4", normal(gen, (rows, 33), F64).add(1e4), -1)
+    # Rows far apart: one near +1e4, one near -1e4. One max over the whole tensor leaves the low
+    # row with exp(-2e4) = 0 everywhere.
+    apart = normal(gen, (2, randint(gen, 9, 14)), F64)
     apart[0] += 1e4
     apart[1] -= 1e4
-    add("rows_apart", "randn(2, 11) with row 0 + 1e4, row 1 - 1e4, float64", apart, -1, True)
-    # Causal attention scores: a square (T, T) matrix with -inf above the diagonal. Square on
-    # purpose: a max taken without keepdim broadcasts silently here instead of raising.
-    t = _int(gen, 5, 12)
-    scores = _randn(gen, (t, t), torch.float32) * 4
-    scores = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
-    add("causal_mask", f"({t}, {t}) scores, -inf above the diagonal, float32", scores, -1, True)
+    add("rows_apart", "N(0,1), row 0 + 1e4, row 1 - 1e4", apart, -1)
+    # A spread of 1e3 within a row: log_softmax values near -2000 are finite, while the
+    # probabilities behind them underflow to 0 (log 0 = -inf).
+    add("spread_1e3", "N(0,1) * 1e3", normal(gen, (randint(gen, 3, 7), 17), F32, std=1e3), -1)
+    add("standard_normal", "3 * N(0,1)", normal(gen, _shape(gen, 3, 40), F32, std=3.0), None)
+    # Every axis, by a positive or a negative index, on a shape with no two sizes equal.
+    shape4 = (2, 3, 5, 7)
+    add("axis_0", "2 * N(0,1)", normal(gen, shape4, F64, std=2.0), 0)
+    add("axis_1", "2 * N(0,1)", normal(gen, shape4, F64, std=2.0), 1)
+    add("axis_minus_2", "2 * N(0,1)", normal(gen, shape4, F64, std=2.0), -2)
     # A random padding mask, each row keeping at least one finite logit.
-    pad = _randn(gen, (6, 10), torch.float32) * 2
+    pad = normal(gen, (6, 10), F32, std=2.0)
     masked = torch.rand(6, 10, generator=gen) < 0.5
-    masked[:, _int(gen, 0, 10)] = False
-    add(
-        "padding_mask",
-        "randn(6, 10) * 2, random -inf entries, float32",
-        pad.masked_fill(masked, float("-inf")),
-        -1,
-        True,
-    )
+    masked[:, randint(gen, 0, 9)] = False
+    add("padding_mask", "2 * N(0,1), random -inf entries", pad.masked_fill(masked, -torch.inf), -1)
     # Rows of equal values: uniform probabilities, log n; a large constant as well.
-    equal = torch.full((3, 8), 2.5).float()
+    equal = torch.full((3, 8), 2.5)
     equal[1] = 1e4
     equal[2] = -7.0
-    add("equal_rows", "(3, 8) rows of 2.5, 1e4 and -7, float32", equal, 1, True)
-    # A non-contiguous view and a reduction over its first axis.
-    tv = _randn(gen, (9, 4), torch.float32).t()
-    add("transposed", "randn(9, 4).t(), non-contiguous, float32", tv, 0, True)
+    add("equal_rows", "rows of 2.5, of 1e4 and of -7", equal, 1)
+    # A non-contiguous view reduced over its first axis.
+    add("transposed", "N(0,1)", normal(gen, (randint(gen, 5, 12), 4), F32), 0, layout="transposed")
+    add("single_class", "N(0,1) (softmax is 1, log_softmax 0)", normal(gen, (5, 1), F64), -1)
+    # One long vector with a feature size that is no power of two, and a batch of one.
     add(
-        "single_class",
-        "randn(5, 1), float64: softmax is 1, log_softmax 0",
-        _randn(gen, (5, 1), torch.float64),
+        "vector_1d",
+        "N(0,1) * 5",
+        normal(gen, (choice(gen, [150, 200, 300, 389]),), F32, std=5.0),
         -1,
-        True,
     )
-    add(
-        "bfloat16", "randn(4, 64) * 3, bfloat16", _randn(gen, (4, 64), torch.bfloat16) * 3, -1, True
-    )
-    add("float16", "randn(3, 50) * 5, float16", _randn(gen, (3, 50), torch.float16) * 5, -1, False)
+    add("batch_of_one", "N(0,1)", normal(gen, (1, randint(gen, 2, 5), 200), F32), -1)
+    add("bfloat16", "3 * N(0,1)", normal(gen, (4, 64), BF16, std=3.0), -1)
+    add("float16", "2 * N(0,1)", normal(gen, (3, 50), F16, std=2.0), -1, backward=False)
     # Forward alone under no_grad, where an in-place change of x is looked for.
-    add(
-        "no_grad",
-        "randn(4, 6) + 3, float32, forward only",
-        _randn(gen, (4, 6), torch.float32) + 3,
-        -1,
-        False,
-    )
+    add("no_grad", "N(0,1) + 3", normal(gen, (4, 6), F32).add(3.0), -1, backward=False)
     return cases
 
 
-# ---- Known mistakes: each is a pair of wrong functions (or one, the other kept right). ----
+def _shape(gen: torch.Generator, rank: int, max_dim: int) -> tuple[int, ...]:
+    return (*(randint(gen, 2, 6) for _ in range(rank - 1)), randint(gen, 10, max_dim))
+
+
+# --- Known mistakes: each maps the functions it gets wrong; the other keeps the reference. ---
 # Half-precision inputs are widened first in every mistake, so each carries one error only.
 
 
@@ -202,11 +165,11 @@ def _log_softmax_max_no_keepdim(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
 
 
 def _softmax_last_dim(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    return REFERENCE["softmax"](x, -1)
+    return _softmax_ref(x, -1)
 
 
 def _log_softmax_last_dim(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    return REFERENCE["log_softmax"](x, -1)
+    return _log_softmax_ref(x, -1)
 
 
 def _softmax_global_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
@@ -234,7 +197,7 @@ def _log_softmax_whole_tensor(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
 
 
 def _log_of_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    return torch.log(REFERENCE["softmax"](_wide(x), dim)).to(x.dtype)
+    return torch.log(_softmax_ref(_wide(x), dim)).to(x.dtype)
 
 
 def _log_softmax_lse_missing_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
@@ -244,7 +207,7 @@ def _log_softmax_lse_missing_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor
 
 
 MISTAKES = (
-    Mistake(
+    KnownMistake(
         name="no_max_subtraction",
         title="exp(x) without subtracting the max: overflow",
         explanation=(
@@ -262,7 +225,7 @@ MISTAKES = (
         ),
         build={"softmax": _softmax_no_max, "log_softmax": _log_softmax_no_max},
     ),
-    Mistake(
+    KnownMistake(
         name="max_without_keepdim",
         title="max taken without keepdim=True",
         explanation=(
@@ -282,7 +245,7 @@ MISTAKES = (
         ),
         build={"softmax": _softmax_max_no_keepdim, "log_softmax": _log_softmax_max_no_keepdim},
     ),
-    Mistake(
+    KnownMistake(
         name="dim_ignored",
         title="dim ignored: always normalised over the last axis",
         explanation=(
@@ -297,7 +260,7 @@ MISTAKES = (
         ),
         build={"softmax": _softmax_last_dim, "log_softmax": _log_softmax_last_dim},
     ),
-    Mistake(
+    KnownMistake(
         name="global_max",
         title="One max over the whole tensor instead of one per slice",
         explanation=(
@@ -316,7 +279,7 @@ MISTAKES = (
         ),
         build={"softmax": _softmax_global_max, "log_softmax": _log_softmax_global_max},
     ),
-    Mistake(
+    KnownMistake(
         name="normalised_over_whole_tensor",
         title="Sum over the whole tensor instead of along dim",
         explanation=(
@@ -332,7 +295,7 @@ MISTAKES = (
         ),
         build={"softmax": _softmax_whole_tensor, "log_softmax": _log_softmax_whole_tensor},
     ),
-    Mistake(
+    KnownMistake(
         name="log_of_softmax",
         title="log_softmax as log(softmax(x)): underflow",
         explanation=(
@@ -350,7 +313,7 @@ MISTAKES = (
         ),
         build={"log_softmax": _log_of_softmax},
     ),
-    Mistake(
+    KnownMistake(
         name="logsumexp_missing_max",
         title="log_softmax: the max subtracted inside the log but not outside",
         explanation=(
@@ -366,5 +329,45 @@ MISTAKES = (
             "改法：(x - m) - log(sum(exp(x - m)))。"
         ),
         build={"log_softmax": _log_softmax_lse_missing_max},
+    ),
+)
+
+
+SPEC = ExerciseSpec(
+    slug="softmax",
+    class_name="softmax",
+    functions=FUNCTIONS,
+    kind="function",
+    reference=REFERENCE,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    # Whatever normalises in one call, however it is reached. logsumexp is banned too: it is the
+    # stability trick this exercise asks for (torch.distributions' Categorical reaches it).
+    # exp, log, amax/max and sum stay allowed.
+    banned=(
+        "torch.softmax",
+        "torch.log_softmax",
+        "torch.Tensor.softmax",
+        "torch.Tensor.log_softmax",
+        "torch.nn.functional.softmax",
+        "torch.nn.functional.log_softmax",
+        "torch.nn.functional.softmin",
+        "torch.nn.functional.gumbel_softmax",
+        "torch.nn.Softmax",
+        "torch.nn.LogSoftmax",
+        "torch.nn.Softmin",
+        "torch.nn.Softmax2d",
+        "torch.special.softmax",
+        "torch.special.log_softmax",
+        "torch.logsumexp",
+        "torch.Tensor.logsumexp",
+        "torch.special.logsumexp",
+        "aten._softmax",
+        "aten._log_softmax",
+        "aten.softmax",
+        "aten.log_softmax",
+        "aten.logsumexp",
+        "aten._softmax_backward_data",
+        "aten._log_softmax_backward_data",
     ),
 )

@@ -1,25 +1,87 @@
-"""Known mistakes for ``fused_add_rms_norm``, as runnable code with their bilingual text."""
+"""Grading spec for ``fused_add_rms_norm``: the residual add and the next block's RMSNorm in
+one function, ``fused_add_rms_norm(x, residual, weight, eps) -> (normed, new_residual)``, the
+form inference engines (vLLM, TensorRT-LLM) use between two half-layers.
+
+``new_residual = x + residual`` is the stream the next add builds on, ``normed`` its RMSNorm
+times ``weight``, the next branch's input. The reference uses ``F.rms_norm``, in float32 for
+half-precision inputs (as vLLM's and Hugging Face's RMSNorm do), and returns both in the
+inputs' dtype. Gradients flow to ``x``, ``residual`` and ``weight`` from both outputs.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import torch
+import torch.nn.functional as F
 
-from drafts.fused_add_rms_norm.reference import fused_add_rms_norm as reference
+from api.grading.draw import describe, normal, randint
+from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
 Pair = tuple[torch.Tensor, torch.Tensor]
+HALF = (torch.float16, torch.bfloat16)
+F32, F64, BF16, F16 = torch.float32, torch.float64, torch.bfloat16, torch.float16
 
 
-@dataclass(frozen=True)
-class Mistake:
-    name: str
-    title: str
-    explanation: str
-    title_zh: str
-    explanation_zh: str
-    function: Callable[..., Pair]
+def reference(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float) -> Pair:
+    new_residual = x + residual
+    if new_residual.dtype in HALF:
+        stats = F.rms_norm(new_residual.float(), new_residual.shape[-1:], eps=eps)
+        normed = stats.to(new_residual.dtype) * weight
+    else:
+        normed = F.rms_norm(new_residual, new_residual.shape[-1:], weight, eps)
+    return normed, new_residual
+
+
+def make_cases(gen: torch.Generator) -> list[Case]:
+    """Twelve families, drawn fresh from ``gen``. The stream much larger than the branch comes
+    first: it tells normalising x from normalising the sum, and the old residual from the new."""
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        shape: tuple[int, ...],
+        dtype: torch.dtype,
+        *,
+        eps: float = 1e-6,
+        x_scale: float = 1.0,
+        r_scale: float = 3.0,
+        r_offset: float = 0.0,
+        backward: bool = True,
+        layout: Layout = "contiguous",
+    ) -> None:
+        dim = shape[-1]
+        # Drawn in float32 and rounded once, so half-precision inputs are exactly representable.
+        x = normal(gen, shape, F32, std=x_scale).to(dtype)
+        residual = (normal(gen, shape, F32, std=r_scale) + r_offset).to(dtype)
+        weight = (1 + 0.5 * normal(gen, (dim,), F32)).to(dtype)
+        grads = (normal(gen, shape, dtype), normal(gen, shape, dtype)) if backward else None
+        what = f"{x_scale:g} * N(0,1)"
+        stream = f"residual = {r_scale:g} * N(0,1)" + (f" + {r_offset:g}" if r_offset else "")
+        extra = [stream, "random weight", f"eps = {eps:g}"]
+        if layout != "contiguous":
+            extra.append(f"x a non-contiguous ({layout}) view")
+        extra.append("backward from both outputs" if backward else "forward only, under no_grad")
+        step = Call((x, residual, weight), grads, layout=layout, args=(eps,))
+        cases.append(Case(name=name, description=describe(x, what, *extra), x=x, steps=(step,)))
+
+    add("stream_much_larger_f64", (2, randint(gen, 3, 6), 24), F64, x_scale=0.1, r_scale=10.0)
+    # Second: where an in-place update of the residual returns a value instead of raising
+    # (autograd refuses it on a leaf that requires grad), and the child stops after three raises.
+    add("forward_no_grad", (3, 48), F32, backward=False)
+    add("standard_2d", (randint(gen, 3, 8), 32), F32)
+    add("vector_1d", (64,), F64)
+    add("leading_one_4d", (1, 2, 3, 16), F32)
+    add("dim_1", (7, 1), F64)
+    add("tiny_sum_small_eps", (4, 40), F64, eps=1e-5, x_scale=1e-4, r_scale=1e-4)
+    add("wide_4096", (2, 4096), F32)
+    add("transposed_300", (randint(gen, 4, 9), 300), F32, layout="transposed")
+    add("bfloat16", (4, 256), BF16, backward=False)
+    add("float16_square_overflow", (3, 128), F16, r_offset=300.0, r_scale=20.0, backward=False)
+    add("float16", (5, 64), F16, backward=False)
+    return cases
+
+
+# --- Known mistakes: the contract's signature, one error each. Half-precision statistics are
+# computed in float32 in every mistake but the one about them.
 
 
 def _rms_norm(h: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
@@ -82,7 +144,7 @@ def residual_in_place(
 
 
 MISTAKES = (
-    Mistake(
+    KnownMistake(
         name="normalises_x_not_sum",
         title="Normalised x instead of x + residual",
         explanation=(
@@ -96,9 +158,9 @@ MISTAKES = (
             "残差流现在的样子，即 RMSNorm(x + residual)；把加法和归一化融合在一起，为的就是这个。"
             "改法：先 h = x + residual，再对 h 做归一化。"
         ),
-        function=normalises_x,
+        build=normalises_x,
     ),
-    Mistake(
+    KnownMistake(
         name="returns_old_residual",
         title="Returned the old residual instead of x + residual",
         explanation=(
@@ -112,9 +174,9 @@ MISTAKES = (
             "下一次相加建立在过期的残差流上，对之后所有的块来说这一层等于被跳过了。"
             "改法：return (normed, x + residual)。"
         ),
-        function=returns_old_residual,
+        build=returns_old_residual,
     ),
-    Mistake(
+    KnownMistake(
         name="outputs_swapped",
         title="Outputs in the wrong order: (new_residual, normed)",
         explanation=(
@@ -128,9 +190,9 @@ MISTAKES = (
             "归一化后的张量送进下一个分支，相加的结果成为新的残差流。"
             "改法：return normed, new_residual。"
         ),
-        function=outputs_swapped,
+        build=outputs_swapped,
     ),
-    Mistake(
+    KnownMistake(
         name="residual_is_normed",
         title="The new residual is the normalised sum",
         explanation=(
@@ -145,9 +207,9 @@ MISTAKES = (
             "用归一化后的副本替换它，等于每层都重新缩放残差流，那是后置归一化，而不是这种融合所服务"
             "的前置归一化。改法：return (normed, x + residual)。"
         ),
-        function=residual_is_normed,
+        build=residual_is_normed,
     ),
-    Mistake(
+    KnownMistake(
         name="weight_ignored",
         title="The weight is not applied",
         explanation=(
@@ -158,9 +220,9 @@ MISTAKES = (
         explanation_zh=(
             "你的 normed 输出只是和除以它的 RMS，缺了逐特征的增益。改法：归一化之后乘上 weight。"
         ),
-        function=weight_ignored,
+        build=weight_ignored,
     ),
-    Mistake(
+    KnownMistake(
         name="eps_outside_sqrt",
         title="eps added outside the square root",
         explanation=(
@@ -172,9 +234,9 @@ MISTAKES = (
             "你除以的是 sqrt(mean(h^2)) + eps。RMSNorm 把 eps 放在根号里：rsqrt(mean(h^2) + eps)；"
             "RMS 很小的 token 上两者差别很大。改法：torch.rsqrt(ms + eps)。"
         ),
-        function=eps_outside_sqrt,
+        build=eps_outside_sqrt,
     ),
-    Mistake(
+    KnownMistake(
         name="stats_in_half_precision",
         title="Mean square computed in float16: the squares overflow",
         explanation=(
@@ -190,9 +252,9 @@ MISTAKES = (
             "整个 token 的输出都变成 0（或 NaN）。应当在 float32 下计算统计量，"
             "再把归一化结果转回原 dtype：先 h.float()，最后 .to(h.dtype)。"
         ),
-        function=stats_in_half,
+        build=stats_in_half,
     ),
-    Mistake(
+    KnownMistake(
         name="residual_updated_in_place",
         title="The caller's residual was modified in place",
         explanation=(
@@ -207,6 +269,31 @@ MISTAKES = (
             "是函数式的：调用方可能还要用旧的 residual，而且 autograd 不允许原地修改需要梯度的叶子"
             "张量。改法：new_residual = x + residual。"
         ),
-        function=residual_in_place,
+        build=residual_in_place,
+    ),
+)
+
+
+SPEC = ExerciseSpec(
+    slug="fused_add_rms_norm",
+    class_name="fused_add_rms_norm",
+    kind="function",
+    reference=reference,
+    make_cases=make_cases,
+    mistakes=MISTAKES,
+    # The whole-norm built-ins, however reached; rsqrt, pow and mean stay allowed. LayerNorm of
+    # [h, -h] has mean 0 and variance mean(h^2): RMSNorm in disguise.
+    banned=(
+        "torch.nn.RMSNorm",
+        "torch.nn.functional.rms_norm",
+        "torch.rms_norm",
+        "torch.nn.LayerNorm",
+        "torch.nn.functional.layer_norm",
+        "torch.layer_norm",
+        "torch.native_layer_norm",
+        "aten.rms_norm",
+        "aten._fused_rms_norm",
+        "aten.layer_norm",
+        "aten.native_layer_norm",
     ),
 )
