@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import harness, static, verdict
+from api.grading import advice, harness, static, verdict
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
 from api.grading.verdict import Verdict
@@ -77,6 +77,8 @@ class Grader:
             time_limit=self.time_limit,
             expected=expected,
         )
+        # The fix suggested must fit how the code was written: read from its source here.
+        result.diagnosis = advice.advise(result.diagnosis, spec, code)
         result.seed = seed
         result.timings_ms = {
             "draw": _ms(started, drawn),

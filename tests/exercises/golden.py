@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from api.catalog import load_catalog
-from api.grading import harness, verdict
+from api.grading import advice, harness, verdict
 from api.grading.spec import ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,9 +46,11 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
             answer = harness.run_job(frame)
     finally:  # run_job redirects them for good: it owns the child process, not this one
         sys.stdout, sys.stderr = out, err
-    return verdict.decide(
+    result = verdict.decide(
         spec, cases, body=answer, timed_out=False, truncated=False, signal=None, time_limit=5.0
     )
+    result.diagnosis = advice.advise(result.diagnosis, spec, source)  # as grader.py does
+    return result
 
 
 def summary(v: verdict.Verdict) -> dict[str, Any]:
