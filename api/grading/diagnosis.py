@@ -294,7 +294,8 @@ def match_case(
             ).max_abs
         # Beyond tolerance but a hundred times nearer the mistake than the reference: the same
         # mistake computed in another order (a wrong axis reduced in float32 two ways).
-        near = informative and min(c.max_abs for c in cmps) <= NEARER * learner_vs_ref
+        nearest = min(c.max_abs for c in cmps)
+        near = informative and math.isfinite(nearest) and nearest <= NEARER * learner_vs_ref
         agree = near or any(c.passed for c in cmps)
         found.informative += informative
         if agree:
