@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import harness, static, verdict, verdict_zh
+from api.grading import advice, harness, static, verdict, verdict_zh
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
 from api.grading.verdict import Verdict
@@ -83,6 +83,8 @@ class Grader:
             time_limit=self.time_limit,
             expected=expected,
         )
+        # The fix suggested must fit how the code was written: read from its source here.
+        result.diagnosis = advice.advise(result.diagnosis, spec, code)
         verdict_zh.fill(result, cases)
         result.seed = seed
         result.timings_ms = {

@@ -139,6 +139,17 @@ Factory = ModuleFactory | Functions
 
 
 @dataclass(frozen=True)
+class Advice:
+    """A fix suggestion shown only when the submission's source holds one of the evidence
+    tokens in ``when`` (see ``api/grading/advice.py``: ``calls:<qualified name>``,
+    ``unregistered:<qualified name>``)."""
+
+    when: tuple[str, ...]
+    text: str
+    text_zh: str
+
+
+@dataclass(frozen=True)
 class KnownMistake:
     """A wrong implementation learners often write, run on the same inputs to name their error.
 
@@ -153,6 +164,9 @@ class KnownMistake:
     title_zh: str
     explanation_zh: str
     build: Factory
+    # Fixes that depend on how the code was written; the explanation then says only what the
+    # code did, and each advice is appended when the source shows it fits.
+    advice: Sequence[Advice] = ()
 
 
 @dataclass(frozen=True)

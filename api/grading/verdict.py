@@ -29,7 +29,8 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
-from api.grading import harness, wire
+from api.grading import diagnosis, harness, wire
+from api.grading.findings import Diagnosis, Finding
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
 
 # dtype -> (relative tolerance, absolute tolerance as a fraction of the output's magnitude)
@@ -41,7 +42,6 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float16: (5e-3, 2e-3),
 }
 REFERENCE_ERROR_FACTOR = 8.0
-MAX_DIAGNOSIS_CASES = 6
 # A verdict's JSON stays under this whatever the child answers (tested with forged answers).
 MAX_VERDICT_BYTES = 256 * 1024
 
@@ -69,20 +69,14 @@ class Check(BaseModel):
     allowed_abs_error: float | None = None
 
 
-class Diagnosis(BaseModel):
-    name: str
-    title: str
-    explanation: str
-    title_zh: str
-    explanation_zh: str
-
-
 class Verdict(BaseModel):
     status: str  # passed | failed | error | timeout | crashed | rejected
     message: str
     message_zh: str = ""  # the message in Chinese (verdict_zh.fill)
     checks: list[Check] = []
     diagnosis: Diagnosis | None = None
+    # What the discrepancy looks like when no known mistake explains it all (diagnosis.py).
+    findings: list[Finding] = []
     error: dict[str, Any] | None = None
     stdout: str = ""
     stderr: str = ""
@@ -90,36 +84,6 @@ class Verdict(BaseModel):
     cases_passed: int = 0
     seed: int | None = None
     timings_ms: dict[str, float] = {}
-
-
-IN_PLACE = Diagnosis(
-    name="in_place_mutation",
-    title="Modified the input in place",
-    explanation=(
-        "Your forward changed the tensor it was given (an in-place op such as x.sub_() or "
-        "x -= mean). The caller still needs x: in a Transformer it is the residual stream. "
-        "Use out-of-place ops (x - mean) and return a new tensor."
-    ),
-    title_zh="原地修改了输入",
-    explanation_zh=(
-        "forward 修改了传入的张量（例如 x.sub_() 或 x -= mean 这类原地操作）。调用方之后还要用 x，"
-        "在 Transformer 里它就是残差流。请改用非原地运算（x - mean），返回一个新张量。"
-    ),
-)
-WRONG_DTYPE = Diagnosis(
-    name="wrong_output_dtype",
-    title="Output dtype differs from the input's",
-    explanation=(
-        "The output must have the input's dtype. Computing in float32 or float64 for precision "
-        "is fine, but cast the result back with .to(x.dtype) (or .type_as(x)); never hard-code "
-        "a dtype."
-    ),
-    title_zh="输出的 dtype 与输入不一致",
-    explanation_zh=(
-        "输出必须与输入的 dtype 相同。为了精度在 float32/float64 中计算没有问题，但最后要用 "
-        ".to(x.dtype)（或 .type_as(x)）转换回去；不要写死 dtype。"
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -130,79 +94,6 @@ class Comparison:
     worst_index: list[int]
     allowed: float
     nonfinite: str | None = None
-
-
-CALL_COUNT = Diagnosis(
-    name="module_argument_calls",
-    title="The given module is called the wrong number of times",
-    explanation=(
-        "The contract calls the module you were given (the sublayer) once per forward. Yours "
-        "calls it a different number of times: a second call costs compute, and with a "
-        "stochastic sublayer (dropout inside) it draws different random numbers. Compute its "
-        "output once and reuse the tensor."
-    ),
-    title_zh="传入的模块被调用的次数不对",
-    explanation_zh=(
-        "按约定，每次 forward 只调用一次传入的模块（sublayer）。你的实现调用次数不同：多调用一次"
-        "既浪费计算，而当子层自带随机性（内部有 dropout）时还会抽取不同的随机数。请只计算一次"
-        "子层输出，然后复用这个张量。"
-    ),
-)
-REINITIALISED = Diagnosis(
-    name="module_argument_reinitialised",
-    title="The given module was re-initialised",
-    explanation=(
-        "Your constructor changed the parameters of the module it was given (for example with "
-        "self.apply(init_fn) or nn.init on every Linear). The caller owns that module and its "
-        "weights (they may be pretrained): store it as it is and initialise only your own "
-        "parameters."
-    ),
-    title_zh="传入的模块被重新初始化了",
-    explanation_zh=(
-        "你的构造函数修改了传入模块的参数（例如 self.apply(init_fn)，或对所有 Linear 调用 "
-        "nn.init）。这个模块及其权重属于调用方（可能是预训练好的）：请原样保存，只初始化你自己的"
-        "参数。"
-    ),
-)
-FOREIGN_BACKWARD = Diagnosis(
-    name="backward_not_used",
-    title="Your backward is not the one autograd runs",
-    explanation=(
-        "The output of your Function's forward is not attached to your Function's backward "
-        "(its grad_fn belongs to ordinary torch ops). Usually forward computed with autograd "
-        "still tracking, or returned a tensor built outside apply(). Compute the result inside "
-        "forward, return it, and call YourFunction.apply(...)."
-    ),
-    title_zh="autograd 运行的不是你写的 backward",
-    explanation_zh=(
-        "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
-        "运算）。通常是因为在 apply() 之外构造了结果张量。请在 forward 中计算并返回结果，"
-        "再通过 YourFunction.apply(...) 调用。"
-    ),
-)
-
-NOT_SAVED = Diagnosis(
-    name="saved_on_ctx_attribute",
-    title="Tensors kept on ctx attributes instead of ctx.save_for_backward",
-    explanation=(
-        "Your forward keeps the tensors backward needs as attributes of ctx (ctx.x = x) or "
-        "saves nothing through ctx.save_for_backward. The values come out right, but autograd "
-        "no longer manages them: it cannot check that they were not modified in place before "
-        "backward, cannot free them with the graph (a reference cycle through ctx can keep "
-        "them alive), and saved-tensor hooks (activation offloading, checkpointing) never see "
-        "them. Keep tensors with ctx.save_for_backward(...) and read them back from "
-        "ctx.saved_tensors; plain numbers (eps) may stay on ctx."
-    ),
-    title_zh="把张量存成了 ctx 的属性，而不是用 ctx.save_for_backward",
-    explanation_zh=(
-        "你的 forward 把 backward 要用的张量存成了 ctx 的属性（ctx.x = x），或者根本没有通过 "
-        "ctx.save_for_backward 保存任何东西。数值是对的，但 autograd 不再管理这些张量：它没法检查"
-        "它们在 backward 之前是否被原地修改过，没法随计算图一起释放它们（经由 ctx 的循环引用可能让"
-        "它们一直占着内存），saved-tensor hooks（激活卸载、重计算）也看不到它们。请用 "
-        "ctx.save_for_backward(...) 保存张量，再从 ctx.saved_tensors 取回；eps 这样的普通数字"
-        "可以留在 ctx 上。"
-    ),
-)
 
 
 def _double(t: torch.Tensor) -> torch.Tensor:
@@ -832,82 +723,6 @@ def _value_check(
     )
 
 
-def _matches(
-    spec: ExerciseSpec,
-    mistake: KnownMistake,
-    cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
-) -> Any | None:
-    """The form of this mistake (``ExerciseSpec.factories``: in one function or in several)
-    that the learner's outcome agrees with on every failing case, while differing from the
-    reference on at least one of them (else agreeing means nothing); None if there is none."""
-    for factory in spec.factories(mistake.build):
-        if _matches_factory(spec, factory, cases):
-            return factory
-    return None
-
-
-def _matches_factory(
-    spec: ExerciseSpec,
-    factory: Any,
-    cases: Sequence[tuple[Case, dict[str, torch.Tensor], Expected]],
-) -> bool:
-    informative = False
-    for case, learner, reference in cases:
-        try:
-            expected = expected_outcome(factory, case, spec)
-        except Exception:
-            return False
-        truth, native = expected.truth.tensors, expected.native.tensors
-        ref_truth, ref_native = reference.truth.tensors, reference.native.tensors
-        if not any(".output" in k for k in truth):
-            return False
-        for key, actual in learner.items():
-            if key not in truth or truth[key].shape != actual.shape:
-                return False
-            floor = _floor_for(case, key)
-            dtype = case.dtype
-            # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
-            # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
-            candidates = [truth[key]] + ([native[key]] if key in native else [])
-            if not any(compare(actual, c, None, dtype, 1.0, floor).passed for c in candidates):
-                return False
-            if key in ref_truth and (
-                ref_truth[key].shape != actual.shape
-                or any(
-                    not compare(c, ref_truth[key], ref_native.get(key), dtype, 1.0, floor).passed
-                    for c in candidates
-                )
-            ):
-                informative = True
-    return informative
-
-
-def _structural_match(
-    spec: ExerciseSpec, case: Case, parameters: Mapping[str, Any]
-) -> KnownMistake | None:
-    for mistake in spec.mistakes:
-        try:
-            subject = harness.instantiate(spec.factory(mistake.build), case, spec.kind)
-        except Exception:
-            continue
-        if subject.module is None:
-            continue
-        shapes = {k: list(p.shape) for k, p in subject.module.named_parameters()}
-        if shapes == dict(parameters):
-            return mistake
-    return None
-
-
-def _diagnosis(m: KnownMistake) -> Diagnosis:
-    return Diagnosis(
-        name=m.name,
-        title=m.title,
-        explanation=m.explanation,
-        title_zh=m.title_zh,
-        explanation_zh=m.explanation_zh,
-    )
-
-
 def _entry_noun(spec: ExerciseSpec) -> str:
     if spec.kind == "function":
         return "` and `".join(f"def {name}(...)" for name in spec.names)
@@ -1022,11 +837,10 @@ def _decide(
             **base,
         )
     failing = [(c, j) for c, j in judgements if not j.passed]
-    first_case, first = failing[0]
     errored = next(((c, j) for c, j in failing if j.error is not None), None)
     if errored is not None:
         case, j = errored
-        named = _named_despite_errors(spec, failing)
+        named = diagnosis.named_despite_errors(spec, failing)
         if named is not None:
             return _failed_and_raised(named, failing, errored, len(cases), base)
         err = j.error or {}
@@ -1039,79 +853,24 @@ def _decide(
             error=err,
             **base,
         )
+    found = diagnosis.diagnose(spec, judgements)
+    # The case quoted is the one that shows the diagnosed mistake best, else the first.
+    first_case, first = next(((c, j) for c, j in failing if c.name == found.first_case), failing[0])
     first_check = next(c for c in first.checks if not c.passed)
     step = f", {first_check.step_description}" if first_check.step_description else ""
     message = (
         f"{len(failing)} of {len(cases)} cases failed. First: '{first_case.name}' "
         f"({first_case.description}){step}: {first_check.target} {first_check.message}."
     )
-    diagnosis = _diagnose(spec, failing)
-    if diagnosis is not None:
-        message += f" This looks like a known mistake: {diagnosis.title}."
-    return Verdict(status="failed", message=message, diagnosis=diagnosis, **base)
-
-
-def _diagnose(
-    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
-) -> Diagnosis | None:
-    if any(j.mutated for _, j in failing):
-        return IN_PLACE
-    if any(j.wrong_dtype for _, j in failing):
-        return WRONG_DTYPE
-    if any(j.reinitialised for _, j in failing):
-        return REINITIALISED
-    if any(j.calls for _, j in failing):
-        return CALL_COUNT
-    if any(j.foreign_backward for _, j in failing):
-        return FOREIGN_BACKWARD
-    if any(j.not_saved for _, j in failing):
-        return NOT_SAVED
-    structural = next(((c, j) for c, j in failing if j.parameters is not None), None)
-    if structural is not None:
-        case, j = structural
-        assert j.parameters is not None
-        mistake = _structural_match(spec, case, j.parameters)
-        return None if mistake is None else _diagnosis(mistake)
-    comparable = [(c, j.learner, j.expected) for c, j in failing if j.learner and j.expected][
-        :MAX_DIAGNOSIS_CASES
-    ]
-    if not comparable:
-        return None
-    for mistake in spec.mistakes:
-        if _matches(spec, mistake, comparable) is not None:
-            return _diagnosis(mistake)
-    return None
-
-
-def _named_despite_errors(
-    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
-) -> KnownMistake | None:
-    """A known mistake that raises on some shapes and is silently wrong on others (a max taken
-    without keepdim raises a size mismatch, except on a square matrix): named from the cases
-    where the learner's code returned a value, and only if it also raises, with the same
-    exception, on the cases where the learner's code raised."""
-    valued = [(c, j.learner, j.expected) for c, j in failing if j.error is None and j.learner]
-    comparable = [(c, learner, e) for c, learner, e in valued if e is not None]
-    if not comparable:
-        return None
-    for mistake in spec.mistakes:
-        factory = _matches(spec, mistake, comparable[:MAX_DIAGNOSIS_CASES])
-        if factory is not None and _raises_alike(spec, factory, failing):
-            return mistake
-    return None
-
-
-def _raises_alike(
-    spec: ExerciseSpec, factory: Any, failing: Sequence[tuple[Case, _CaseJudgement]]
-) -> bool:
-    for case, j in [(c, j) for c, j in failing if j.error is not None][:MAX_DIAGNOSIS_CASES]:
-        try:
-            expected_outcome(factory, case, spec)
-        except Exception as exc:
-            if j.error is not None and type(exc).__name__ == j.error.get("type"):
-                continue
-        return False
-    return True
+    if found.diagnosis is not None:
+        message += f" This looks like a known mistake: {found.diagnosis.title}."
+    return Verdict(
+        status="failed",
+        message=message,
+        diagnosis=found.diagnosis,
+        findings=found.findings,
+        **base,
+    )
 
 
 def _failed_and_raised(
@@ -1121,22 +880,24 @@ def _failed_and_raised(
     total: int,
     base: dict[str, Any],
 ) -> Verdict:
+    """A known mistake that raises on some shapes and is silently wrong on others, named from
+    the cases where the learner's code returned a value (``diagnosis.named_despite_errors``)."""
     first_case, first = next((c, j) for c, j in failing if j.error is None and j.learner)
     check = next(c for c in first.checks if not c.passed)
     step = f", {check.step_description}" if check.step_description else ""
     case, j = errored
     err = j.error or {}
     where = f" at line {err.get('line')} of your code" if err.get("line") else ""
-    diagnosis = _diagnosis(mistake)
+    named = diagnosis.known(mistake)
     return Verdict(
         status="failed",
         message=f"{len(failing)} of {total} cases failed. First: '{first_case.name}' "
         f"({first_case.description}){step}: {check.target} {check.message} (the first case "
         "where your code returned a value). "
-        f"This looks like a known mistake: {diagnosis.title}. On other cases your code raised "
+        f"This looks like a known mistake: {named.title}. On other cases your code raised "
         f"{err.get('type')}{where}, as that mistake does (case '{case.name}'): "
         f"{err.get('message')}",
-        diagnosis=diagnosis,
+        diagnosis=named,
         error=err,
         **base,
     )

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.draw import call, describe, linear_weight, normal, scenario, seed, update
-from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout, Step
+from api.grading.spec import Advice, Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
 def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
@@ -244,24 +244,41 @@ class NoBias(FeedForward):
         self.linear2 = nn.Linear(d_ff, d_model, bias=False)
 
 
+# How the dropout escaped eval mode decides the fix (api/grading/advice.py reads the source).
+DROPOUT_IN_EVAL_ADVICE = (
+    Advice(
+        when=("calls:torch.nn.functional.dropout",),
+        text="F.dropout(h, p) has training=True by default, so it ignores model.eval(): write "
+        "F.dropout(h, p, training=self.training), or use an nn.Dropout module.",
+        text_zh="F.dropout(h, p) 的 training 参数默认为 True，所以它不理会 model.eval()：请写成 "
+        "F.dropout(h, p, training=self.training)，或者改用 nn.Dropout 模块。",
+    ),
+    Advice(
+        when=("unregistered:torch.nn.Dropout",),
+        text="Your nn.Dropout is kept in a plain dict, list or tuple, where nn.Module does not "
+        "register it, so model.eval() never reaches it: assign it to an attribute "
+        "(self.dropout = nn.Dropout(p)) or keep it in nn.ModuleDict / nn.ModuleList.",
+        text_zh="你的 nn.Dropout 放在普通的 dict、list 或 tuple 里，nn.Module 不会注册它，"
+        "model.eval() 也就传不到它：请把它赋给一个属性（self.dropout = nn.Dropout(p)），"
+        "或者放进 nn.ModuleDict / nn.ModuleList。",
+    ),
+)
+
 MISTAKES = (
     KnownMistake(
         name="dropout_in_eval",
         title="Dropout still active in eval mode",
         explanation=(
-            "You called F.dropout(h, p) without training=self.training. F.dropout's `training` "
-            "argument defaults to True, so your block kept dropping hidden units after "
-            "model.eval(): inference outputs are random and noisier than the trained model. Fix: "
-            "use an nn.Dropout module (it follows model.train()/model.eval()), or pass "
-            "training=self.training."
+            "After model.eval() your block still drops hidden units: whatever applies your "
+            "dropout does not follow self.training, so inference outputs are random and "
+            "noisier than the trained model."
         ),
         title_zh="eval 模式下 dropout 仍然生效",
         explanation_zh=(
-            "你调用 F.dropout(h, p) 时没有传 training=self.training。F.dropout 的 training 参数"
-            "默认是 True，所以 model.eval() 之后你的模块还在随机丢弃隐藏单元，推理结果带随机性，"
-            "也比训练好的模型更差。改法：用 nn.Dropout 模块（它会跟随 model.train()/model.eval() "
-            "切换），或者显式传入 training=self.training。"
+            "model.eval() 之后你的模块还在随机丢弃隐藏单元：你施加 dropout 的方式没有跟随 "
+            "self.training，所以推理结果带随机性，也比训练好的模型更差。"
         ),
+        advice=DROPOUT_IN_EVAL_ADVICE,
         build=DropoutInEval,
     ),
     KnownMistake(

@@ -34,6 +34,7 @@ from api.grading.draw import (
     update,
 )
 from api.grading.spec import (
+    Advice,
     Case,
     ExerciseSpec,
     InitValue,
@@ -365,6 +366,26 @@ class DropoutInEval(ResidualBlock):
         return self.normed(x + F.dropout(self.branch(x), self.p))
 
 
+# How the dropout escaped eval mode decides the fix (api/grading/advice.py reads the source).
+DROPOUT_IN_EVAL_ADVICE = (
+    Advice(
+        when=("calls:torch.nn.functional.dropout",),
+        text="F.dropout(h, p) has training=True by default, so it ignores model.eval(): write "
+        "F.dropout(h, p, training=self.training), or use an nn.Dropout module.",
+        text_zh="F.dropout(h, p) 的 training 参数默认为 True，所以它不理会 model.eval()：请写成 "
+        "F.dropout(h, p, training=self.training)，或者改用 nn.Dropout 模块。",
+    ),
+    Advice(
+        when=("unregistered:torch.nn.Dropout",),
+        text="Your nn.Dropout is kept in a plain dict, list or tuple, where nn.Module does not "
+        "register it, so model.eval() never reaches it: assign it to an attribute "
+        "(self.dropout = nn.Dropout(p)) or keep it in nn.ModuleDict / nn.ModuleList.",
+        text_zh="你的 nn.Dropout 放在普通的 dict、list 或 tuple 里，nn.Module 不会注册它，"
+        "model.eval() 也就传不到它：请把它赋给一个属性（self.dropout = nn.Dropout(p)），"
+        "或者放进 nn.ModuleDict / nn.ModuleList。",
+    ),
+)
+
 MISTAKES = (
     KnownMistake(
         name="always_pre_norm",
@@ -488,16 +509,15 @@ MISTAKES = (
         name="dropout_in_eval",
         title="Dropout still active in eval mode",
         explanation=(
-            "In eval mode your block still drops activations. F.dropout(h, p) has "
-            "training=True by default, so it ignores model.eval(). Fix: use an nn.Dropout "
-            "module, or F.dropout(h, p, training=self.training)."
+            "In eval mode your block still drops activations: whatever applies your dropout "
+            "does not follow model.eval() (self.training), so inference outputs are random."
         ),
         title_zh="评估模式下 Dropout 仍在生效",
         explanation_zh=(
-            "在 eval 模式下你的模块仍在随机丢弃激活值。F.dropout(h, p) 的 training 参数默认为 "
-            "True，所以它不理会 model.eval()。改法：使用 nn.Dropout 模块，或者写成 "
-            "F.dropout(h, p, training=self.training)。"
+            "在 eval 模式下你的模块仍在随机丢弃激活值：你施加 dropout 的方式没有跟随 "
+            "model.eval()（self.training），所以推理结果带有随机性。"
         ),
+        advice=DROPOUT_IN_EVAL_ADVICE,
         build=DropoutInEval,
     ),
 )

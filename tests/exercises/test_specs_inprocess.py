@@ -170,6 +170,11 @@ class Variant:
     expect: str  # passed | failed | rejected | error
     mistake: str | None
     classes: tuple[str, ...]  # the issue-9 classes of wrong behaviour this variant stands for
+    # "robust": another spelling of the mistake, named on its informative checks (it may differ
+    # from the mistake's own run on degenerate inputs or in rounding); "scoped": the mistake
+    # holds on a subset of cases and the verdict says which.
+    diagnosis: str | None = None
+    finding: str | None = None  # a finding kind the verdict must hold (diagnosis.py)
 
     @property
     def id(self) -> str:
@@ -177,17 +182,28 @@ class Variant:
 
 
 def parse_variant(slug: str, path: Path) -> Variant:
-    """``# expect: failed mistake=<name> class=<class>[,<class>]``, ``# expect: passed``, ..."""
+    """``# expect: failed mistake=<name> class=<class>[,<class>] diagnosis=robust|scoped
+    finding=<kind>``, ``# expect: passed``, ..."""
     first = path.read_text().splitlines()[0]
     assert first.startswith("# expect: "), f"{path}: first line must be '# expect: ...'"
     words = first.removeprefix("# expect: ").split()
     expect, fields = words[0], dict(w.split("=", 1) for w in words[1:])
     assert expect in ("passed", "failed", "rejected", "error"), path
-    assert set(fields) <= {"mistake", "class"}, path
+    assert set(fields) <= {"mistake", "class", "diagnosis", "finding"}, path
     assert "mistake" not in fields or expect == "failed", path
+    assert fields.get("diagnosis", "robust") in ("robust", "scoped"), path
+    assert "diagnosis" not in fields or "mistake" in fields, path
     classes = tuple(fields["class"].split(",")) if "class" in fields else ()
     assert path.stem.startswith(expect + "_"), f"{path}: the name starts with '{expect}_'"
-    return Variant(slug, path, expect, fields.get("mistake"), classes)
+    return Variant(
+        slug,
+        path,
+        expect,
+        fields.get("mistake"),
+        classes,
+        fields.get("diagnosis"),
+        fields.get("finding"),
+    )
 
 
 def all_variants() -> Iterator[Variant]:
@@ -547,6 +563,11 @@ def test_variant_verdict_in_process(variant: Variant) -> None:
         assert result.diagnosis.name == variant.mistake, result.message
     if variant.expect in ("failed", "error"):
         assert "cases failed" in result.message or "raised" in result.message
+    if variant.diagnosis == "scoped":
+        assert result.diagnosis is not None and result.diagnosis.scope, result.message
+    if variant.finding is not None:
+        kinds = [f.kind for f in result.findings]
+        assert variant.finding in kinds, f"{kinds}: {result.message}"
 
 
 @pytest.mark.parametrize("seed", (0, 7))
@@ -565,6 +586,8 @@ def test_variant_behaves_as_its_header_says(variant: Variant, seed: int) -> None
     if (
         variant.expect == "error"
         or variant.classes
+        or variant.diagnosis is not None
+        or variant.finding is not None
         or (
             variant.expect == "failed"
             and variant.mistake

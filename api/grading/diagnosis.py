@@ -1,0 +1,883 @@
+"""Naming the mistake behind a failed verdict, in the trusted parent.
+
+The order of evidence:
+
+1. What the grader sees for every exercise: the input modified in place, the output's dtype,
+   the given module re-initialised or called the wrong number of times, a hand-written
+   backward that autograd never runs.
+2. A known mistake whose parameters (names and shapes) are the learner's.
+3. A known mistake that reproduces the learner's outputs, gradients and buffers. Each tensor of
+   each step of each failing case is a *check*. A check is *informative* when the mistake
+   differs from the reference there. A mistake matches when the learner agrees with it on
+   every check, except where the disagreement lies only in non-finite values (NaN or inf on
+   one side): two spellings of one mistake legitimately differ on degenerate inputs
+   (``sqrt(mean((x - mean)**2)) + eps`` has a NaN gradient on a constant row, ``x.std() + eps``
+   does not). Those checks are *skipped* and counted, and the verdict says how many checks
+   matched. Among several matches the most specific wins: fewest skipped, most agreeing checks,
+   closest values.
+4. A *partial* match: a mistake that explains the failing cases sharing one feature (a flag, the
+   mode, the rank, the dtype...) and no others, stated with that scope; a second mistake may
+   explain the rest ("with norm_first=True your code computes post-norm; with norm_first=False
+   pre-norm").
+5. Otherwise, or for what a partial match leaves, *findings* (``findings.py``): the shape of the
+   discrepancy (a factor, an offset, the input added, NaN where the reference is finite...).
+
+The case quoted first in the verdict's message is the one where the diagnosed mistake stands
+out the most from the reference (for an eps mistake, the small-variance case), not simply the
+first in the list.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import torch
+
+from api.grading import findings, harness
+from api.grading import verdict as grading  # compare() and the reference runs; see _api()
+from api.grading.findings import Diagnosis, Discrepancy, Finding, ScopedMistake
+from api.grading.scope import Condition, separate, zh_pad
+from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake
+
+# A full match is decided on the first failing cases (the specs order their cases so that
+# these discriminate between mistakes); a partial match needs them all, up to a bound.
+MAX_DIAGNOSIS_CASES = 6
+MAX_SCOPE_CASES = 16
+# A check agrees with a mistake it is this many times nearer to than to the reference.
+NEARER = 0.01
+
+
+class Judged(Protocol):
+    """What diagnosis reads from a case's judgement (``verdict._CaseJudgement``)."""
+
+    @property
+    def checks(self) -> Sequence[Any]: ...
+
+    @property
+    def error(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def parameters(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def mutated(self) -> bool: ...
+
+    @property
+    def wrong_dtype(self) -> bool: ...
+
+    @property
+    def reinitialised(self) -> bool: ...
+
+    @property
+    def calls(self) -> bool: ...
+
+    @property
+    def foreign_backward(self) -> bool: ...
+
+    @property
+    def not_saved(self) -> bool: ...
+
+    @property
+    def learner(self) -> Mapping[str, torch.Tensor] | None: ...
+
+    @property
+    def expected(self) -> Any: ...  # verdict.Expected | None
+
+    @property
+    def passed(self) -> bool: ...
+
+
+@dataclass
+class Result:
+    """The diagnosis, the findings, and the case the message should quote first."""
+
+    diagnosis: Diagnosis | None = None
+    findings: list[Finding] = field(default_factory=list)
+    first_case: str | None = None
+
+
+IN_PLACE = Diagnosis(
+    name="in_place_mutation",
+    title="Modified the input in place",
+    explanation=(
+        "Your forward changed the tensor it was given (an in-place op such as x.sub_() or "
+        "x -= mean). The caller still needs x: in a Transformer it is the residual stream. "
+        "Use out-of-place ops (x - mean) and return a new tensor."
+    ),
+    title_zh="原地修改了输入",
+    explanation_zh=(
+        "forward 修改了传入的张量（例如 x.sub_() 或 x -= mean 这类原地操作）。调用方之后还要用 x，"
+        "在 Transformer 里它就是残差流。请改用非原地运算（x - mean），返回一个新张量。"
+    ),
+)
+WRONG_DTYPE = Diagnosis(
+    name="wrong_output_dtype",
+    title="Output dtype differs from the input's",
+    explanation=(
+        "The output must have the input's dtype. Computing in float32 or float64 for precision "
+        "is fine, but cast the result back with .to(x.dtype) (or .type_as(x)); never hard-code "
+        "a dtype."
+    ),
+    title_zh="输出的 dtype 与输入不一致",
+    explanation_zh=(
+        "输出必须与输入的 dtype 相同。为了精度在 float32/float64 中计算没有问题，但最后要用 "
+        ".to(x.dtype)（或 .type_as(x)）转换回去；不要写死 dtype。"
+    ),
+)
+CALL_COUNT = Diagnosis(
+    name="module_argument_calls",
+    title="The given module is called the wrong number of times",
+    explanation=(
+        "The contract calls the module you were given (the sublayer) once per forward. Yours "
+        "calls it a different number of times: a second call costs compute, and with a "
+        "stochastic sublayer (dropout inside) it draws different random numbers. Compute its "
+        "output once and reuse the tensor."
+    ),
+    title_zh="传入的模块被调用的次数不对",
+    explanation_zh=(
+        "按约定，每次 forward 只调用一次传入的模块（sublayer）。你的实现调用次数不同：多调用一次"
+        "既浪费计算，而当子层自带随机性（内部有 dropout）时还会抽取不同的随机数。请只计算一次"
+        "子层输出，然后复用这个张量。"
+    ),
+)
+REINITIALISED = Diagnosis(
+    name="module_argument_reinitialised",
+    title="The given module was re-initialised",
+    explanation=(
+        "Your constructor changed the parameters of the module it was given (for example with "
+        "self.apply(init_fn) or nn.init on every Linear). The caller owns that module and its "
+        "weights (they may be pretrained): store it as it is and initialise only your own "
+        "parameters."
+    ),
+    title_zh="传入的模块被重新初始化了",
+    explanation_zh=(
+        "你的构造函数修改了传入模块的参数（例如 self.apply(init_fn)，或对所有 Linear 调用 "
+        "nn.init）。这个模块及其权重属于调用方（可能是预训练好的）：请原样保存，只初始化你自己的"
+        "参数。"
+    ),
+)
+FOREIGN_BACKWARD = Diagnosis(
+    name="backward_not_used",
+    title="Your backward is not the one autograd runs",
+    explanation=(
+        "The output of your Function's forward is not attached to your Function's backward "
+        "(its grad_fn belongs to ordinary torch ops). Usually forward computed with autograd "
+        "still tracking, or returned a tensor built outside apply(). Compute the result inside "
+        "forward, return it, and call YourFunction.apply(...)."
+    ),
+    title_zh="autograd 运行的不是你写的 backward",
+    explanation_zh=(
+        "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
+        "运算）。通常是因为在 apply() 之外构造了结果张量。请在 forward 中计算并返回结果，"
+        "再通过 YourFunction.apply(...) 调用。"
+    ),
+)
+
+
+NOT_SAVED = Diagnosis(
+    name="saved_on_ctx_attribute",
+    title="Tensors kept on ctx attributes instead of ctx.save_for_backward",
+    explanation=(
+        "Your forward keeps the tensors backward needs as attributes of ctx (ctx.x = x) or "
+        "saves nothing through ctx.save_for_backward. The values come out right, but autograd "
+        "no longer manages them: it cannot check that they were not modified in place before "
+        "backward, cannot free them with the graph (a reference cycle through ctx can keep "
+        "them alive), and saved-tensor hooks (activation offloading, checkpointing) never see "
+        "them. Keep tensors with ctx.save_for_backward(...) and read them back from "
+        "ctx.saved_tensors; plain numbers (eps) may stay on ctx."
+    ),
+    title_zh="把张量存成了 ctx 的属性，而不是用 ctx.save_for_backward",
+    explanation_zh=(
+        "你的 forward 把 backward 要用的张量存成了 ctx 的属性（ctx.x = x），或者根本没有通过 "
+        "ctx.save_for_backward 保存任何东西。数值是对的，但 autograd 不再管理这些张量：它没法检查"
+        "它们在 backward 之前是否被原地修改过，没法随计算图一起释放它们（经由 ctx 的循环引用可能让"
+        "它们一直占着内存），saved-tensor hooks（激活卸载、重计算）也看不到它们。请用 "
+        "ctx.save_for_backward(...) 保存张量，再从 ctx.saved_tensors 取回；eps 这样的普通数字"
+        "可以留在 ctx 上。"
+    ),
+)
+
+
+def _tensors(j: Judged) -> Mapping[str, torch.Tensor]:
+    return j.learner or {}
+
+
+def known(m: KnownMistake, **extra: Any) -> Diagnosis:
+    return Diagnosis(
+        name=m.name,
+        title=m.title,
+        explanation=m.explanation,
+        title_zh=m.title_zh,
+        explanation_zh=m.explanation_zh,
+        **extra,
+    )
+
+
+# --- matching a known mistake, check by check -----------------------------------------------
+
+
+@dataclass
+class CaseMatch:
+    """How one case's checks compare with one mistake's run."""
+
+    agreed: int = 0  # informative checks the learner agrees with
+    informative: int = 0  # checks where the mistake differs from the reference
+    skipped: int = 0  # disagreements only in non-finite values
+    contradicted: int = 0  # checks the learner and the mistake disagree on
+    # How far the mistake is from the reference, relative to the reference's magnitude: on
+    # outputs (what a learner reads first), then on anything (gradients, buffers).
+    output_strength: float = 0.0
+    strength: float = 0.0
+    half: bool = False  # a bfloat16 / float16 case
+    distance: float = 0.0  # how far the learner is from the mistake, in tolerances
+
+    @property
+    def consistent(self) -> bool:
+        return self.contradicted == 0
+
+    @property
+    def explains(self) -> bool:
+        return self.contradicted == 0 and self.agreed > 0
+
+
+def _ratio(cmp: Any) -> float:
+    if not math.isfinite(cmp.max_abs):
+        return 1e6
+    return float(cmp.max_abs) / max(float(cmp.allowed), 1e-300)
+
+
+def _relative(error: float, ref: torch.Tensor, floor: float) -> float:
+    """An error relative to the reference's magnitude: comparable across dtypes (a float64
+    case's tolerance is tiny, so errors in tolerances would always favour float64 cases)."""
+    if not math.isfinite(error):
+        return 1e6
+    scale = float(ref.detach().double().nan_to_num(nan=0.0, posinf=0.0, neginf=0.0).abs().max())
+    return error / max(scale, floor, 1e-12)
+
+
+def _degenerate(actual: torch.Tensor, candidate: torch.Tensor, dtype: torch.dtype) -> bool:
+    """The two differ only where one of them is NaN or inf (a constant row's gradient)."""
+    a, c = actual.detach().double().reshape(-1), candidate.detach().double().reshape(-1)
+    both = a.isfinite() & c.isfinite()
+    if bool(both.all()):
+        return False
+    return grading.compare(a[both], c[both], None, dtype).passed
+
+
+def match_case(
+    spec: ExerciseSpec,
+    mistake: KnownMistake,
+    case: Case,
+    learner: Mapping[str, torch.Tensor],
+    reference: Any,
+    cache: dict[tuple[Any, ...], Any],
+    form: int = 0,
+) -> CaseMatch | None:
+    """None when the mistake cannot run this case (it raised, or returned no output). ``form``
+    picks one of ``spec.factories(mistake.build)``: a mistake in several functions is also
+    made in some of them only."""
+    key_ = (mistake.name, form, case.name)
+    if key_ not in cache:
+        try:
+            factory = spec.factories(mistake.build)[form]
+            cache[key_] = grading.expected_outcome(factory, case, spec)
+        except Exception:
+            cache[key_] = None
+    expected = cache[key_]
+    if expected is None:
+        return None
+    truth, native = expected.truth.tensors, expected.native.tensors
+    ref_truth, ref_native = reference.truth.tensors, reference.native.tensors
+    if not any(".output" in k for k in truth):
+        return None
+    dtype = case.dtype
+    found = CaseMatch(half=dtype in (torch.bfloat16, torch.float16))
+    for key, actual in learner.items():
+        if key not in truth or truth[key].shape != actual.shape:
+            found.contradicted += 1
+            continue
+        floor = grading._floor_for(case, key)
+        scale = spec.tolerance_scale
+        # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
+        # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
+        # Against the float64 run, the mistake's own rounding at the case's dtype is allowed,
+        # as the reference's is: two spellings of one mistake round differently.
+        cmps = [grading.compare(actual, truth[key], native.get(key), dtype, scale, floor)]
+        if key in native:
+            cmps.append(grading.compare(actual, native[key], None, dtype, scale, floor))
+        candidates = [truth[key]] + ([native[key]] if key in native else [])
+        strength = 0.0
+        informative = False
+        learner_vs_ref = math.inf
+        if key in ref_truth:
+            for c in candidates:
+                vs_ref = grading.compare(
+                    c, ref_truth[key], ref_native.get(key), dtype, scale, floor
+                )
+                if not vs_ref.passed:
+                    informative = True
+                    strength = max(strength, _relative(vs_ref.max_abs, ref_truth[key], floor))
+            learner_vs_ref = grading.compare(
+                actual, ref_truth[key], None, dtype, scale, floor
+            ).max_abs
+        # Beyond tolerance but a hundred times nearer the mistake than the reference: the same
+        # mistake computed in another order (a wrong axis reduced in float32 two ways).
+        nearest = min(c.max_abs for c in cmps)
+        near = informative and math.isfinite(nearest) and nearest <= NEARER * learner_vs_ref
+        agree = near or any(c.passed for c in cmps)
+        found.informative += informative
+        if agree:
+            if informative:
+                found.agreed += 1
+                found.strength = max(found.strength, strength)
+                if ".output" in key:
+                    found.output_strength = max(found.output_strength, strength)
+            found.distance += min(_ratio(c) for c in cmps)
+        elif any(_degenerate(actual, c, dtype) for c in candidates):
+            found.skipped += 1
+        else:
+            found.contradicted += 1
+    return found
+
+
+@dataclass
+class MistakeMatch:
+    mistake: KnownMistake
+    order: int  # the spec's order, the last tie-break
+    cases: dict[str, CaseMatch]
+    form: int = 0  # which of spec.factories(mistake.build)
+
+    def total(self, names: Sequence[str]) -> CaseMatch:
+        out = CaseMatch()
+        for n in names:
+            m = self.cases.get(n)
+            if m is None:
+                out.contradicted += 1
+                continue
+            out.agreed += m.agreed
+            out.informative += m.informative
+            out.skipped += m.skipped
+            out.contradicted += m.contradicted
+            out.distance += m.distance
+            out.strength = max(out.strength, m.strength)
+        return out
+
+    def explained(self, names: Sequence[str]) -> list[str]:
+        return [n for n in names if (m := self.cases.get(n)) is not None and m.explains]
+
+
+def _evidence(total: CaseMatch) -> dict[str, Any]:
+    informative = total.agreed + total.skipped
+    en = (
+        f"Your results agree with this mistake on {total.agreed} of {informative} checks where "
+        "it differs from the reference"
+    )
+    zh = f"在这个错误与参考实现不同的 {informative} 项检查中，你的结果有 {total.agreed} 项与它一致"
+    if total.skipped:
+        en += (
+            f"; {total.skipped} check(s) were set aside because there one side is NaN or inf "
+            "(a degenerate input, such as a constant row, on which two ways of writing the same "
+            "mistake can legitimately differ)"
+        )
+        zh += (
+            f"；另有 {total.skipped} 项检查未计入，因为其中一方出现了 NaN 或 inf（输入退化，"
+            "比如某一行是常数，同一个错误的不同写法在这种输入上本来就可能不同）"
+        )
+    return {
+        "matched_checks": total.agreed,
+        "informative_checks": informative,
+        "skipped_checks": total.skipped,
+        "evidence": en + ".",
+        "evidence_zh": zh + "。",
+    }
+
+
+def _strongest(match: MistakeMatch, names: Sequence[str]) -> str | None:
+    """The explained case on which the mistake stands out most from the reference; a
+    half-precision case only when no other shows it (its rounding blurs what it shows)."""
+    best = max(
+        (n for n in names if (m := match.cases.get(n)) is not None and m.explains),
+        key=lambda n: (
+            not match.cases[n].half,
+            match.cases[n].output_strength,
+            match.cases[n].strength,
+        ),
+        default=None,
+    )
+    return best
+
+
+# --- the entry point ---------------------------------------------------------------------------
+
+
+def diagnose(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Result:
+    failing = [(c, j) for c, j in judgements if not j.passed]
+    if not failing:
+        return Result()
+    generic = _generic(failing)
+    if generic is not None:
+        found = Result(generic)
+        if generic is WRONG_DTYPE:
+            found.findings = _dtype_findings(failing)
+        return found
+    structural = next(((c, j) for c, j in failing if j.parameters is not None), None)
+    if structural is not None:
+        case, j = structural
+        assert j.parameters is not None
+        shaped = _structural_match(spec, case, j.parameters)
+        if shaped is None:
+            return Result()
+        return Result(_structural(shaped[0], shaped[1], j.parameters))
+    comparable = [(c, j) for c, j in failing if j.learner and j.expected is not None]
+    if not comparable:
+        return Result()
+    cache: dict[tuple[Any, ...], Any] = {}
+    window = comparable[:MAX_DIAGNOSIS_CASES]
+    names = [c.name for c, _ in window]
+    matches = [
+        _match(spec, m, i, window, cache, form)
+        for i, m in enumerate(spec.mistakes)
+        for form in range(len(spec.factories(m.build)))
+    ]
+    full = [m for m in matches if _is_full(m, names)]
+    if full:
+        best = min(full, key=lambda m: _rank(m, names))
+        evidence = _evidence(best.total(names))
+        # The message quotes the failing case where this mistake shows most, among all the
+        # failing cases it explains, beyond the window too (up to a bound).
+        rest = comparable[:MAX_SCOPE_CASES]
+        _extend(spec, best, rest, cache)
+        # A mistake that would have failed cases the learner passes holds only on some
+        # inputs: say on which, rather than name it as if it held everywhere.
+        passing = _passing(judgements)
+        _extend(spec, best, passing, cache)
+        against = [c.name for c, _ in passing if not best.cases[c.name].consistent]
+        if against:
+            partial = _partial(spec, judgements, comparable, cache)
+            if partial.diagnosis is not None:
+                return partial
+            evidence["evidence"] += (
+                f" It does not hold everywhere: {len(against)} case(s) on which it differs "
+                "from the reference pass."
+            )
+            evidence["evidence_zh"] += (
+                f"不过它并非处处成立：有 {len(against)} 个它会出错的用例你的代码通过了。"
+            )
+        return Result(
+            known(best.mistake, **evidence),
+            first_case=_strongest(best, [c.name for c, _ in rest]),
+        )
+    return _partial(spec, judgements, comparable, cache)
+
+
+def named_despite_errors(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]
+) -> KnownMistake | None:
+    """A known mistake that raises on some shapes and is silently wrong on others (a max taken
+    without keepdim raises a size mismatch, except on a square matrix): named from the cases
+    where the learner's code returned a value, and only if it also raises, with the same
+    exception, on the cases where the learner's code raised."""
+    valued = [(c, j) for c, j in failing if j.error is None and j.learner and j.expected]
+    if not valued:
+        return None
+    cache: dict[tuple[Any, ...], Any] = {}
+    window = valued[:MAX_DIAGNOSIS_CASES]
+    names = [c.name for c, _ in window]
+    for i, mistake in enumerate(spec.mistakes):
+        for form, factory in enumerate(spec.factories(mistake.build)):
+            match = _match(spec, mistake, i, window, cache, form)
+            if _is_full(match, names) and _raises_alike(spec, factory, failing):
+                return mistake
+    return None
+
+
+def _raises_alike(spec: ExerciseSpec, factory: Any, failing: Sequence[tuple[Case, Judged]]) -> bool:
+    for case, j in [(c, j) for c, j in failing if j.error is not None][:MAX_DIAGNOSIS_CASES]:
+        try:
+            grading.expected_outcome(factory, case, spec)
+        except Exception as exc:
+            if j.error is not None and type(exc).__name__ == j.error.get("type"):
+                continue
+        return False
+    return True
+
+
+def _passing(judgements: Sequence[tuple[Case, Judged]]) -> list[tuple[Case, Judged]]:
+    return [(c, j) for c, j in judgements if j.passed and j.learner and j.expected][
+        :MAX_SCOPE_CASES
+    ]
+
+
+def _generic(failing: Sequence[tuple[Case, Judged]]) -> Diagnosis | None:
+    if any(j.mutated for _, j in failing):
+        return IN_PLACE
+    if any(j.wrong_dtype for _, j in failing):
+        return WRONG_DTYPE
+    if any(j.reinitialised for _, j in failing):
+        return REINITIALISED
+    if any(j.calls for _, j in failing):
+        return CALL_COUNT
+    if any(j.foreign_backward for _, j in failing):
+        return FOREIGN_BACKWARD
+    if any(j.not_saved for _, j in failing):
+        return NOT_SAVED
+    return None
+
+
+def _match(
+    spec: ExerciseSpec,
+    mistake: KnownMistake,
+    order: int,
+    cases: Sequence[tuple[Case, Judged]],
+    cache: dict[tuple[Any, ...], Any],
+    form: int = 0,
+) -> MistakeMatch:
+    found = MistakeMatch(mistake, order, {}, form)
+    for case, j in cases:
+        m = match_case(spec, mistake, case, _tensors(j), j.expected, cache, form)
+        if m is None:
+            break
+        found.cases[case.name] = m
+        if not m.consistent and len(found.cases) == 1:
+            break  # contradicted on the first case: not this mistake, wherever it holds
+    return found
+
+
+def _extend(
+    spec: ExerciseSpec,
+    match: MistakeMatch,
+    cases: Sequence[tuple[Case, Judged]],
+    cache: dict[tuple[Any, ...], Any],
+) -> None:
+    for case, j in cases:
+        if case.name in match.cases:
+            continue
+        m = match_case(spec, match.mistake, case, _tensors(j), j.expected, cache, match.form)
+        if m is not None:
+            match.cases[case.name] = m
+
+
+def _is_full(match: MistakeMatch, names: Sequence[str]) -> bool:
+    """Consistent on every case, and set aside fewer checks than it agrees on."""
+    total = match.total(names)
+    return (
+        total.contradicted == 0 and total.agreed > total.skipped and len(match.cases) >= len(names)
+    )
+
+
+def _rank(match: MistakeMatch, names: Sequence[str]) -> tuple[int, int, float, int]:
+    total = match.total(names)
+    return (total.skipped, -total.agreed, total.distance, match.order)
+
+
+def _partial(
+    spec: ExerciseSpec,
+    judgements: Sequence[tuple[Case, Judged]],
+    comparable: Sequence[tuple[Case, Judged]],
+    cache: dict[tuple[Any, ...], Any],
+) -> Result:
+    """A mistake on a subset of cases, or the findings."""
+    failing = list(comparable[:MAX_SCOPE_CASES])
+    names = [c.name for c, _ in failing]
+    passing = _passing(judgements)
+    by_name = {c.name: c for c, _ in judgements}
+    parts: list[tuple[MistakeMatch, list[str], Condition]] = []
+    left = list(names)
+    for _ in range(2):
+        if not left:
+            break
+        part = _best_part(spec, failing, passing, left, names, by_name, cache)
+        if part is None:
+            break
+        parts.append(part)
+        left = [n for n in left if n not in part[1]]
+    if not parts:
+        return Result(findings=_findings(spec, judgements, failing))
+    main, main_cases, main_cond = parts[0]
+    scoped = [_scoped(m, cases, cond) for m, cases, cond in parts]
+    text = " ".join(s.text for s in scoped)
+    text_zh = "".join(s.text_zh for s in scoped)
+    if len(parts) == 2 and parts[0][2].feature == parts[1][2].feature:
+        feature = parts[0][2].feature
+        text += (
+            f" Each setting of {feature} gives a different wrong behaviour: look at how your "
+            f"code reads {feature}."
+        )
+        text_zh += (
+            f"{feature} 的每个取值都对应一种不同的错误行为：请检查你的代码是怎样使用 {feature} 的。"
+        )
+    if left:
+        text += (
+            f" The other {len(left)} failing case(s) are not explained by a known mistake "
+            "(see the findings)."
+        )
+        text_zh += f"其余 {len(left)} 个失败用例不能用已知错误解释（见下面的发现）。"
+    total = main.total(main_cases)
+    diagnosis = Diagnosis(
+        name=main.mistake.name,
+        title=f"{main.mistake.title} (only {main_cond.text})",
+        title_zh=f"{main.mistake.title_zh}（仅在{zh_pad(main_cond.text_zh)}时）",
+        explanation=text,
+        explanation_zh=text_zh,
+        scope=scoped,
+        **_evidence(total),
+    )
+    rest = [(c, j) for c, j in failing if c.name in left]
+    return Result(
+        diagnosis,
+        findings=_findings(spec, judgements, rest) if rest else [],
+        first_case=_strongest(main, main_cases),
+    )
+
+
+def _best_part(
+    spec: ExerciseSpec,
+    failing: Sequence[tuple[Case, Judged]],
+    passing: Sequence[tuple[Case, Judged]],
+    left: Sequence[str],
+    names: Sequence[str],
+    by_name: Mapping[str, Case],
+    cache: dict[tuple[Any, ...], Any],
+) -> tuple[MistakeMatch, list[str], Condition] | None:
+    """The mistake that explains the most of ``left`` on cases one feature singles out."""
+    candidates: list[tuple[int, int, MistakeMatch, list[str]]] = []
+    for i, mistake in enumerate(spec.mistakes):
+        for form in range(len(spec.factories(mistake.build))):
+            match = MistakeMatch(mistake, i, {}, form)
+            _extend(spec, match, failing, cache)
+            explained = [n for n in match.explained(names) if n in left]
+            # One case is no pattern: a scope needs at least two cases behind it.
+            if len(explained) >= 2:
+                candidates.append((-len(explained), i, match, explained))
+    for _, _, match, explained in sorted(candidates, key=lambda t: (t[0], t[1])):
+        _extend(spec, match, passing, cache)
+        # Cases where the learner does not do what the mistake does: failing ones it does not
+        # explain, passing ones where the mistake would have failed.
+        against = [n for n in names if n not in explained] + [
+            c.name for c, _ in passing if not match.cases.get(c.name, CaseMatch()).consistent
+        ]
+        cond = separate(spec, [by_name[n] for n in explained], [by_name[n] for n in against])
+        if cond is not None:
+            return match, explained, cond
+    return None
+
+
+def _scoped(match: MistakeMatch, cases: list[str], cond: Condition) -> ScopedMistake:
+    m = match.mistake
+    n = len(cases)
+    return ScopedMistake(
+        name=m.name,
+        title=m.title,
+        title_zh=m.title_zh,
+        condition=cond.words,
+        cases=cases,
+        text=f"{cond.text[0].upper()}{cond.text[1:]}, your code does what the known mistake "
+        f"“{m.title}” does ({n} failing case(s)).",
+        text_zh=f"在{zh_pad(cond.text_zh)}时，你的代码的行为与已知错误“{m.title_zh}”一致"
+        f"（{n} 个失败用例）。",
+    )
+
+
+def _structural_match(
+    spec: ExerciseSpec, case: Case, parameters: Mapping[str, Any]
+) -> tuple[KnownMistake, bool] | None:
+    """The mistake whose parameters are the learner's: by names and shapes, else (names are
+    the learner's choice: ``beta`` for ``bias``) by shapes alone when one mistake alone fits.
+    The flag says whether the names matched too."""
+    by_shapes: list[KnownMistake] = []
+    theirs = sorted(tuple(v) for v in parameters.values())
+    for mistake in spec.mistakes:
+        try:
+            subject = harness.instantiate(spec.factory(mistake.build), case, spec.kind)
+        except Exception:
+            continue
+        if subject.module is None:
+            continue
+        shapes = {k: list(p.shape) for k, p in subject.module.named_parameters()}
+        if shapes == dict(parameters):
+            return mistake, True
+        if sorted(tuple(v) for v in shapes.values()) == theirs:
+            by_shapes.append(mistake)
+    return (by_shapes[0], False) if len(by_shapes) == 1 else None
+
+
+def _structural(
+    mistake: KnownMistake, names_match: bool, parameters: Mapping[str, Any]
+) -> Diagnosis:
+    if names_match:
+        return known(
+            mistake,
+            evidence="Your parameters have exactly this mistake's names and shapes.",
+            evidence_zh="你的参数名称和形状与这个错误完全一致。",
+        )
+    listed = ", ".join(sorted(parameters)[:8])
+    return known(
+        mistake,
+        evidence=f"Your parameters ({listed}) have this mistake's shapes under other names; no "
+        "other known mistake has them.",
+        evidence_zh=f"你的参数（{listed}）换了名字，但形状与这个错误一致；其他已知错误都不是这些形状。",
+    )
+
+
+# --- findings ----------------------------------------------------------------------------------
+
+
+def _dtype_findings(failing: Sequence[tuple[Case, Judged]]) -> list[Finding]:
+    for case, j in failing:
+        if j.expected is None:
+            continue
+        native = j.expected.native.tensors
+        for key, t in _tensors(j).items():
+            if ".output" in key and key in native and t.dtype != native[key].dtype:
+                return [
+                    findings.dtype_finding(
+                        case.name, key.partition(".")[2], t.dtype, native[key].dtype
+                    )
+                ]
+    return []
+
+
+def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -> list[Discrepancy]:
+    found: list[Discrepancy] = []
+    for case, j in failing:
+        truth, native = j.expected.truth.tensors, j.expected.native.tensors
+        for key, actual in _tensors(j).items():
+            if key not in truth or truth[key].shape != actual.shape:
+                continue
+            floor = grading._floor_for(case, key)
+            dtype, scale = case.dtype, spec.tolerance_scale
+            if grading.compare(actual, truth[key], native.get(key), dtype, scale, floor).passed:
+                continue
+            k = int(key.partition(".")[0])
+            step = case.scenario[k]
+            x = step.inputs[0] if isinstance(step, Call) and step.inputs else None
+
+            def fits(
+                a: torch.Tensor,
+                c: torch.Tensor,
+                dtype: torch.dtype = dtype,
+                floor: float = floor,
+                scale: float = scale,
+            ) -> bool:
+                # Looser than a verdict's check: the candidate carries the reference's rounding.
+                return grading.compare(a, c, None, dtype, 4 * scale, floor).passed
+
+            found.append(
+                Discrepancy(
+                    case=case.name,
+                    description=case.description,
+                    step=k,
+                    target=key.partition(".")[2],
+                    actual=actual,
+                    truth=truth[key],
+                    step_input=x,
+                    is_output=".output" in key,
+                    fits=fits,
+                )
+            )
+            break  # the first failing tensor of a case is the news, as in its checks
+    return found
+
+
+def _findings(
+    spec: ExerciseSpec,
+    judgements: Sequence[tuple[Case, Judged]],
+    failing: Sequence[tuple[Case, Judged]],
+) -> list[Finding]:
+    found = findings.shapes(_discrepancies(spec, failing))
+    init = _default_init(spec, judgements, failing)
+    if init is not None:
+        found.append(init)
+    elif not any(f.kind in ("nonfinite",) for f in found):
+        scoped = _scope_finding(spec, judgements)
+        if scoped is not None:
+            found.append(scoped)
+    return found
+
+
+def _scope_finding(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Finding | None:
+    bad = [c for c, j in judgements if not j.passed]
+    good = [c for c, j in judgements if j.passed]
+    # One failing case is no pattern: any feature unique to it would "separate" it.
+    if len(bad) < 2 or not good:
+        return None
+    cond = separate(spec, bad, good)
+    if cond is None:
+        return None
+    n = len(bad)
+    return Finding(
+        kind="scope",
+        cases=[c.name for c in bad],
+        condition=cond.words,
+        text=f"Only cases {cond.text} fail ({n} of {n}); every other case passes, so look at "
+        "what your code does differently there.",
+        text_zh=f"只有{zh_pad(cond.text_zh)}的用例失败（共 {n} 个），其余用例全部通过："
+        "请检查你的代码在这种情况下有什么不同的处理。",
+    )
+
+
+def _default_init(
+    spec: ExerciseSpec,
+    judgements: Sequence[tuple[Case, Judged]],
+    failing: Sequence[tuple[Case, Judged]],
+) -> Finding | None:
+    """Only the cases that keep the module's own initialisation fail: the learner's initial
+    parameters are not the contract's. Probe the likeliest cause (parameters left at zero)."""
+    bad = [c for c, j in judgements if not j.passed]
+    loaded = [c for c, _ in judgements if c.state is not None]
+    if not bad or not loaded or any(c.state is not None for c in bad):
+        return None
+    if any(not j.passed for c, j in judgements if c.state is not None):
+        return None
+    names = [c.name for c in bad]
+    zeros = all(_zero_init_explains(spec, c, j) for c, j in failing) and bool(failing)
+    en = (
+        f"Only the case(s) where the module keeps its own initial parameters fail ({len(bad)}); "
+        "every case that loads given parameters passes: your constructor initialises the "
+        "parameters differently from the contract."
+    )
+    zh = (
+        f"只有模块使用自己初始参数的用例失败（{len(bad)} 个），加载给定参数的用例全部通过："
+        "你的构造函数对参数的初始化与约定不同。"
+    )
+    if zeros:
+        en += " Your results are what the contract gives with its own parameters set to zero."
+        zh += "你的结果正是把约定中模块自己的参数全部置零后得到的结果。"
+    return Finding(
+        kind="default_init", cases=names, value=0.0 if zeros else None, text=en, text_zh=zh
+    )
+
+
+def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
+    if spec.kind != "module" or case.state is not None:
+        return False
+    try:
+        subject = harness.instantiate(spec.reference, case, spec.kind)
+        module = subject.module
+        assert module is not None
+        given = tuple(f"{name}." for name in case.module_args)
+        with torch.no_grad():
+            for name, p in module.named_parameters():
+                if not name.startswith(given):
+                    p.zero_()
+        outcome = harness.run_case(subject, case)
+    except Exception:
+        return False
+    learner = _tensors(j)
+    outputs = [k for k in learner if ".output" in k]
+    return bool(outputs) and all(
+        k in outcome.tensors
+        and outcome.tensors[k].shape == learner[k].shape
+        and grading.compare(
+            learner[k],
+            outcome.tensors[k],
+            None,
+            case.dtype,
+            4 * spec.tolerance_scale,
+            grading._floor_for(case, k),
+        ).passed
+        for k in outputs
+    )

@@ -1,0 +1,39 @@
+# expect: failed finding=input_added
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+
+def gelu(z: torch.Tensor) -> torch.Tensor:
+    return 0.5 * z * (1.0 + torch.erf(z / math.sqrt(2.0)))
+
+
+def relu(z: torch.Tensor) -> torch.Tensor:
+    return z.clamp_min(0.0)
+
+
+class FeedForward(nn.Module):
+    def __init__(
+        self,
+        d_model: int,
+        d_ff: int | None = None,
+        activation: str = "gelu",
+        dropout: float = 0.1,
+    ) -> None:
+        super().__init__()
+        if activation not in ("gelu", "relu"):
+            raise ValueError(f"activation must be 'gelu' or 'relu', got {activation!r}")
+        d_ff = 4 * d_model if d_ff is None else d_ff
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+        self.act = gelu if activation == "gelu" else relu
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.dropout(self.act(self.linear1(x)))
+
+        # "Transformer blocks add the input back": but that is the residual block's job.
+        return x + self.linear2(h)

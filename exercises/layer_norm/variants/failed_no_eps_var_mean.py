@@ -1,0 +1,15 @@
+# expect: failed mistake=no_eps
+import torch
+from torch import nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)
+        return torch.addcmul(self.bias, (x - mean) * var.rsqrt(), self.weight)

@@ -1,0 +1,16 @@
+# expect: failed mistake=weight_bias_swapped
+import torch
+from torch import nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-5) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)
+        x_hat = (x - mean) * torch.rsqrt(var + self.eps)
+        return torch.addcmul(self.weight, x_hat, self.bias)

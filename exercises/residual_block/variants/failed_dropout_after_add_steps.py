@@ -1,0 +1,19 @@
+# expect: failed mistake=dropout_after_add
+import torch
+from torch import nn
+
+
+class ResidualBlock(nn.Module):
+    def __init__(
+        self, dim: int, sublayer: nn.Module, norm_first: bool = True, dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.sublayer = sublayer
+        self.dropout = nn.Dropout(dropout)
+        self.norm_first = norm_first
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.norm(x) if self.norm_first else x
+        out = self.dropout(x + self.sublayer(h))
+        return out if self.norm_first else self.norm(out)

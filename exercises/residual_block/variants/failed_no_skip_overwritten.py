@@ -1,0 +1,22 @@
+# expect: failed mistake=no_skip
+import torch
+from torch import nn
+
+
+class ResidualBlock(nn.Module):
+    def __init__(
+        self, dim: int, sublayer: nn.Module, norm_first: bool = True, dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.sublayer = sublayer
+        self.dropout = nn.Dropout(dropout)
+        self.norm_first = norm_first
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        residual = x  # kept, then forgotten
+        if self.norm_first:
+            x = self.norm(x)
+        x = self.dropout(self.sublayer(x))
+        del residual
+        return x if self.norm_first else self.norm(x)
