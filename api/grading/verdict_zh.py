@@ -73,6 +73,9 @@ _WHAT = _rules(
         r"constant along the last dim \(k/4, one row all zero\)",
         "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
     ),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) scores", "{m} 的注意力分数"),
+    (r"(?P<m>.+) \(softmax is 1, log_softmax 0\)", "{m}（softmax 为 1，log_softmax 为 0）"),
+    (r"rows of (?P<v>\S+)", "各行分别取常数 {v}"),
     (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
 )
 
@@ -116,7 +119,20 @@ _FRAGMENTS = _rules(
         r"sublayer = Linear fixed at zero \(F\(x\) = 0\)",
         "sublayer = 固定为零的 Linear（F(x) = 0）",
     ),
+    (r"-inf above the diagonal \(a causal mask\)", "对角线以上为 -inf（因果掩码）"),
+    (r"random -inf entries", "随机若干位置为 -inf"),
+    (r"row (?P<i>\d+) (?P<op>[-+]) (?P<v>\S+)", "第 {i} 行 {op} {v}"),
+    (r"of (?P<a>\S+) and of (?P<b>\S+)", "{a} 和 {b}"),
+    (r"backward from both outputs", "从两个输出做反向传播"),
+    (r"under no_grad", "在 no_grad 下"),
+    (r"(?P<t>[a-z_]\w*) a non-contiguous \((?P<l>\w+)\) view", "{t} 为非连续（{l}）视图"),
+    (r"default (?P<k>[a-z_]\w*) = (?P<v>\S+)", "默认 {k} = {v}"),
+    # "...; softmax": the conditions, then the function called first (several functions).
+    (r"(?P<rest>.+); (?P<fn>[a-z_]\w*)", lambda m: f"{description(m['rest'])}；先调用 {m['fn']}"),
+    (r"then (?P<fn>[a-z_]\w*)", "再调用 {fn}"),
     (r"(?P<k>[A-Za-z_]\w*) ?= ?(?P<v>.+?) \(default\)", "{k} = {v}（默认值）"),
+    # residual = 10 * N(0,1): a distribution, kept as written.
+    (r"[A-Za-z_]\w* = [-+*/0-9Ne(),. ]+", lambda m: m.group(0)),
     # name = value, name=value, Linear(32, 64) -> GELU: code, kept as written.
     (r"[A-Za-z_]\w* ?= ?[^\s,]+(?: -> [^,]+)*", lambda m: m.group(0)),
     (r"[A-Za-z_]\w* ?= ?Linear\(.*", lambda m: m.group(0)),
