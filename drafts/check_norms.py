@@ -102,7 +102,7 @@ def run_safely(fn: Callable[[], Trace]) -> Trace | str:
         return f"raised {type(exc).__name__}: {str(exc)[:120]}"
 
 
-# ---- modules run through scenarios (batch_norm_1d, mixed_precision_norm) ----
+# ---- modules run through scenarios (as batch_norm_1d and mixed_precision_norm were) ----
 
 
 def trace_module(
@@ -322,12 +322,6 @@ def check_exercise(
     )
 
 
-def batch_norm_1d(report: Report) -> None:
-    ref = load(ROOT / "batch_norm_1d" / "reference.py")
-    results = module_results(ref.reference, ref.make_scenarios)
-    check_exercise(report, "batch_norm_1d", results, "BatchNorm1d")
-
-
 def layer_norm_backward(report: Report) -> None:
     folder = ROOT / "layer_norm_backward"
     ref = load(folder / "reference.py")
@@ -350,17 +344,9 @@ def rms_norm_backward(report: Report) -> None:
     check_exercise(report, "rms_norm_backward", results, "RMSNormFunction")
 
 
-def mixed_precision_norm(report: Report) -> None:
-    ref = load(ROOT / "mixed_precision_norm" / "reference.py")
-    results = module_results(ref.reference, ref.make_scenarios)
-    check_exercise(report, "mixed_precision_norm", results, "MixedPrecisionLayerNorm")
-
-
 EXERCISES: dict[str, Callable[[Report], None]] = {
-    "batch_norm_1d": batch_norm_1d,
     "layer_norm_backward": layer_norm_backward,
     "rms_norm_backward": rms_norm_backward,
-    "mixed_precision_norm": mixed_precision_norm,
 }
 
 

@@ -96,6 +96,15 @@ class Case:
     output's dtype); float64 and half-precision cases meet it cast with ``.to(dtype)``.
     ``stochastic`` marks a case whose calls draw random numbers (dropout in train mode): it is
     compared as drawn at its dtype, not against a float64 rerun.
+
+    ``cast_module=False`` leaves the module as built whatever the input's dtype: float32
+    master weights next to half-precision activations, where what the module does with the
+    dtypes is the point (the state is loaded in the parameters' own dtype, and the output's
+    dtype is compared as always).
+
+    ``raises`` names the exception the *constructor* must raise on ``init_kwargs`` (an
+    unknown ``placement``: ``"ValueError"``); such a case runs no steps, and ``x`` is only a
+    placeholder. Build it with ``draw.raises``.
     """
 
     name: str
@@ -109,6 +118,8 @@ class Case:
     steps: tuple[Step, ...] = ()
     module_args: Mapping[str, ModuleArg] = field(default_factory=dict)
     stochastic: bool = False
+    cast_module: bool = True
+    raises: str | None = None
 
     @property
     def scenario(self) -> tuple[Step, ...]:
@@ -161,6 +172,12 @@ class ExerciseSpec:
     # The axis that holds the features (-1 for norms over the last dim, 1 for BatchNorm's
     # channels): the case drawers size and describe inputs by it.
     feature_axis: int = -1
+    # The ranks of input the contract accepts, all of which the cases must exercise
+    # (BatchNorm1d takes (N, C) and (N, C, L) only).
+    ranks: tuple[int, ...] = (1, 2, 3, 4)
+    # The contract has a train mode and parameters an optimiser moves: the cases must call in
+    # train mode and update between calls (False where neither can fail, e.g. a plain function).
+    trains: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -386,6 +386,7 @@ class _CaseJudgement:
     calls: bool = False
     reinitialised: bool = False
     foreign_backward: bool = False
+    raised: list[str] | None = None  # a construction case: what the learner's constructor raised
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
 
@@ -446,6 +447,8 @@ def _judge_case(
         return _CaseJudgement(
             [check("run", False, f"{err.get('type')}: {err.get('message')}", at)], error=err
         )
+    if case.raises is not None:
+        return _judge_construction(case, entry, check)
     ref = expected.native
     their_params = _shapes_info(entry.get("parameters"))
     their_buffers = _shapes_info(entry.get("buffers")) or {}
@@ -642,6 +645,7 @@ def _judge_call(
             continue
         if not ref_buf.is_floating_point():
             same = theirs.dtype == ref_buf.dtype and torch.equal(theirs, ref_buf)
+            learner[key] = theirs  # a mistake may show only here (a count never incremented)
             judgement.checks.append(
                 check(
                     target,
@@ -723,14 +727,80 @@ def _matches(
             # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
             # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
             candidates = [truth[key]] + ([native[key]] if key in native else [])
-            if not any(compare(actual, c, None, dtype, 1.0, floor).passed for c in candidates):
+            if not any(_agrees(actual, c, None, dtype, floor) for c in candidates):
                 return False
             if key in ref_truth and any(
-                not compare(c, ref_truth[key], ref_native.get(key), dtype, 1.0, floor).passed
+                not _agrees(c, ref_truth[key], ref_native.get(key), dtype, floor)
                 for c in candidates
             ):
                 informative = True
     return informative
+
+
+def _agrees(
+    actual: torch.Tensor,
+    truth: torch.Tensor,
+    native: torch.Tensor | None,
+    dtype: torch.dtype,
+    floor: float,
+) -> bool:
+    """Within tolerance for floating-point values; integer ones (``num_batches_tracked``)
+    agree only exactly, as their check compares them."""
+    if not truth.is_floating_point() or not actual.is_floating_point():
+        return actual.dtype == truth.dtype and torch.equal(actual, truth)
+    return compare(actual, truth, native, dtype, 1.0, floor).passed
+
+
+# --- construction cases: the constructor must raise (``Case.raises``) -------------------------
+
+
+def _judge_construction(
+    case: Case, entry: Mapping[str, Any], check: Callable[..., Check]
+) -> _CaseJudgement:
+    """Did the learner's constructor raise what the contract says, on these arguments?"""
+    want = case.raises or ""
+    raw = entry.get("raised")
+    names = [str(n)[:100] for n in raw[:16]] if isinstance(raw, list) else None
+    target = f"constructor raises {want}"
+    if names is None:
+        return _CaseJudgement([check(target, False, "no report of the construction")])
+    judgement = _CaseJudgement([], raised=names)
+    if want in names:
+        judgement.checks.append(check(target, True, f"raised {names[0]}"))
+    elif names:
+        judgement.checks.append(
+            check(target, False, f"raised {names[0]}, but the contract raises {want} here")
+        )
+    else:
+        judgement.checks.append(
+            check(target, False, f"returned a module; the contract raises {want} here")
+        )
+    return judgement
+
+
+def _construction_diagnosis(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, _CaseJudgement]]
+) -> Diagnosis | None:
+    """A known mistake that constructs (or raises) exactly as the learner's did on every
+    failing construction case, where the reference raises."""
+    cases = [(c, j.raised) for c, j in failing if c.raises is not None and j.raised is not None]
+    if not cases:
+        return None
+    for mistake in spec.mistakes:
+        agrees = True
+        for case, theirs in cases:
+            try:
+                subject = harness.instantiate(mistake.build, case, spec.kind)
+            except Exception:
+                agrees = False
+                break
+            mine = subject.raised or []
+            if (mine[:1] != theirs[:1]) or (case.raises or "") in mine:
+                agrees = False
+                break
+        if agrees:
+            return _diagnosis(mistake)
+    return None
 
 
 def _structural_match(
@@ -921,9 +991,7 @@ def _diagnose(
     comparable = [(c, j.learner, j.expected) for c, j in failing if j.learner and j.expected][
         :MAX_DIAGNOSIS_CASES
     ]
-    if not comparable:
-        return None
-    for mistake in spec.mistakes:
+    for mistake in spec.mistakes if comparable else ():
         if _matches(spec, mistake, comparable):
             return _diagnosis(mistake)
-    return None
+    return _construction_diagnosis(spec, failing)
