@@ -26,14 +26,17 @@ class NormBlock(nn.Module):
             self.norm = nn.LayerNorm(dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.sublayer
         if self.placement == "pre":
             # The residual stream x is never normalised: a clean identity path for gradients.
-            return x + self.sublayer(self.norm(x))
-        if self.placement == "post":
-            return self.norm(x + self.sublayer(x))
-        if self.placement == "sandwich":
+            out: torch.Tensor = x + f(self.norm(x))
+        elif self.placement == "post":
+            out = self.norm(x + f(x))
+        elif self.placement == "sandwich":
             # Pre-norm plus a norm that bounds what the branch adds to the stream.
-            return x + self.norm_out(self.sublayer(self.norm_in(x)))
-        # DeepNorm: post-norm with the residual up-weighted (alpha > 1), so each layer's
-        # update is small next to the stream it is added to.
-        return self.norm(self.alpha * x + self.sublayer(x))
+            out = x + self.norm_out(f(self.norm_in(x)))
+        else:
+            # DeepNorm: post-norm with the residual up-weighted (alpha > 1), so each layer's
+            # update is small next to the stream it is added to.
+            out = self.norm(self.alpha * x + f(x))
+        return out
