@@ -88,8 +88,8 @@
 # included), `d_ff` from 1 to 480 (also the default and smaller than `d_model`), both
 # activations, dropout 0, 0.1, 0.2, 0.25, 0.3 and 0.5, 1-D to 4-D inputs, a leading dimension of
 # 1, a transposed (non-contiguous) input, large inputs (`8 * N(0,1)`, where GELU's approximations
-# show) and float32 and float64. The `ValueError` for an unknown `activation` is part of the
-# contract but not graded by the server (it builds only with the names above): test it yourself.
+# show) and float32 and float64. An unknown `activation` (a near-miss such as `"swish"` or
+# `"GELU"`) must raise `ValueError` in the constructor: one case checks it.
 #
 # ## Pitfalls interviewers look for
 #
@@ -235,8 +235,8 @@
 # 下调用若干次，每次调用后做一次反向传播和一次小幅参数更新。用例覆盖：`d_model` 从 7 到 300（含
 # 奇数维度），`d_ff` 从 1 到 480（含默认值，也有比 `d_model` 小的），两种激活函数，dropout 取 0、
 # 0.1、0.2、0.25、0.3 和 0.5，1 维到 4 维输入，首维为 1，转置后的非连续输入，较大的输入
-# （`8 * N(0,1)`，GELU 的近似式在这里会露馅），float32 和 float64。未知的 `activation` 要抛出
-# `ValueError`，这是接口的一部分，但服务器不评测这一条（它只用上面两个名字构建模块）：请自己测一下。
+# （`8 * N(0,1)`，GELU 的近似式在这里会露馅），float32 和 float64。未知的 `activation`（比如
+# `"swish"`、`"GELU"` 这类差一点就对的名字）要在构造函数里抛出 `ValueError`：有一个场景专门检查这一条。
 #
 # ## 面试官会盯的坑
 #

@@ -99,8 +99,9 @@
 # calls it one to three times in train and eval mode with a parameter update between calls, most
 # calls with a backward pass: all three activations, large inputs (`8 * N(0,1)`, where GELU's
 # approximations show), `hidden_dim` of 1 and smaller than `dim`, `dim` up to 300, 1-D to 4-D
-# inputs, a leading dimension of 1, a transposed input, float32 and float64. The `ValueError` for
-# an unknown `activation` is part of the contract but not graded by the server: test it yourself.
+# inputs, a leading dimension of 1, a transposed input, float32 and float64. An unknown
+# `activation` (a near-miss such as `"swiglu"` or `"SiLU"`) must raise `ValueError` in the
+# constructor: one case checks it.
 #
 # ## Pitfalls interviewers look for
 #
@@ -258,8 +259,8 @@
 # Llama 3 8B）请用上面的例子自己核对。每个用例按用例参数构建 `GLUFFN`，加载权重，在 train 和 eval
 # 模式下调用一到三次，两次调用之间更新一次参数，多数调用会做反向传播：三种激活函数都有，较大的输入
 # （`8 * N(0,1)`，GELU 的近似式在这里露馅），`hidden_dim` 为 1 以及比 `dim` 小的情况，`dim` 最大
-# 到 300，1 维到 4 维输入，首维为 1，转置后的输入，float32 和 float64。未知的 `activation` 要抛出
-# `ValueError`，这是接口的一部分，但服务器不评测这一条：请自己测一下。
+# 到 300，1 维到 4 维输入，首维为 1，转置后的输入，float32 和 float64。未知的 `activation`（比如
+# `"swiglu"`、`"SiLU"` 这类差一点就对的名字）要在构造函数里抛出 `ValueError`：有一个场景专门检查这一条。
 #
 # ## 面试官会盯的坑
 #

@@ -81,6 +81,9 @@ class Judged(Protocol):
     def not_saved(self) -> bool: ...
 
     @property
+    def raised(self) -> list[str] | None: ...  # a construction case: what the constructor raised
+
+    @property
     def learner(self) -> Mapping[str, torch.Tensor] | None: ...
 
     @property
@@ -299,6 +302,19 @@ def match_case(
         if key not in truth or truth[key].shape != actual.shape:
             found.contradicted += 1
             continue
+        if not (actual.is_floating_point() and truth[key].is_floating_point()):
+            # An integer buffer (num_batches_tracked) agrees only exactly, as its check compares.
+            mine = truth[key]
+            ref = ref_truth.get(key)
+            informative = ref is not None and not (
+                ref.dtype == mine.dtype and torch.equal(ref, mine)
+            )
+            found.informative += informative
+            if actual.dtype == mine.dtype and torch.equal(actual, mine):
+                found.agreed += informative
+            else:
+                found.contradicted += 1
+            continue
         floor = grading._floor_for(case, key)
         scale = spec.tolerance_scale
         # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
@@ -414,6 +430,38 @@ def _strongest(match: MistakeMatch, names: Sequence[str]) -> str | None:
 
 
 def diagnose(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Result:
+    found = _diagnose_values(spec, judgements)
+    if found.diagnosis is None:
+        # Construction cases ("an unknown placement raises ValueError") carry no tensors: a
+        # mistake is named there by constructing as the learner's code did.
+        found.diagnosis = _construction(spec, [(c, j) for c, j in judgements if not j.passed])
+    return found
+
+
+def _construction(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -> Diagnosis | None:
+    """A known mistake that constructs (or raises) exactly as the learner's did on every
+    failing construction case, where the reference raises."""
+    cases = [(c, j.raised) for c, j in failing if c.raises is not None and j.raised is not None]
+    if not cases:
+        return None
+    for mistake in spec.mistakes:
+        agrees = True
+        for case, theirs in cases:
+            try:
+                subject = harness.instantiate(spec.factory(mistake.build), case, spec.kind)
+            except Exception:
+                agrees = False
+                break
+            mine = subject.raised or []
+            if (mine[:1] != theirs[:1]) or (case.raises or "") in mine:
+                agrees = False
+                break
+        if agrees:
+            return known(mistake)
+    return None
+
+
+def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Result:
     failing = [(c, j) for c, j in judgements if not j.passed]
     if not failing:
         return Result()

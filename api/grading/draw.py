@@ -187,10 +187,12 @@ def scenario(
     module_args: dict[str, ModuleArg] | None = None,
     stochastic: bool = False,
     description_zh: str | None = None,
+    cast_module: bool = True,
 ) -> Case:
     """A ``Case`` running ``steps``; every tensor it sends stays under ``MAX_NUMEL``.
 
-    ``description_zh`` defaults to ``description`` put in Chinese by ``verdict_zh``."""
+    ``description_zh`` defaults to ``description`` put in Chinese by ``verdict_zh``.
+    ``cast_module=False``: the module meets a half-precision input as built (see ``Case``)."""
     tensors: list[tuple[str, torch.Tensor]] = list((state or {}).items())
     for k, step in enumerate(steps):
         if isinstance(step, Update):
@@ -214,6 +216,28 @@ def scenario(
         description_zh=(
             description_zh if description_zh is not None else verdict_zh.description(description)
         ),
+        cast_module=cast_module,
+    )
+
+
+def raises(
+    error: str,
+    *,
+    name: str,
+    description: str,
+    init_kwargs: dict[str, InitValue],
+    module_args: dict[str, ModuleArg] | None = None,
+) -> Case:
+    """A case whose constructor must raise ``error`` (an exception class name such as
+    ``"ValueError"``; a subclass counts): contracts like "an unknown placement raises
+    ValueError". Nothing is called; the input is a placeholder."""
+    return Case(
+        name=name,
+        description=description,
+        x=torch.zeros(1),
+        init_kwargs=init_kwargs,
+        module_args=module_args or {},
+        raises=error,
     )
 
 

@@ -52,6 +52,9 @@ class Outcome:
     notes: dict[str, str] = field(default_factory=dict)
     step: int = 0  # the step running (or that raised)
     loaded: bool = True  # False: the state did not fit the module, nothing ran
+    # For a case whose constructor must raise (``Case.raises``): the class names of what it
+    # raised, most derived first ([] when it raised nothing). None for every other case.
+    raised: list[str] | None = None
 
     # The first step's results, for code that grades single calls.
     @property
@@ -83,10 +86,11 @@ class Subject:
     target: Any
     counts: dict[str, int] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)  # module arguments the constructor altered
+    raised: list[str] | None = None  # what the constructor raised, for a ``Case.raises`` case
 
     @property
     def module(self) -> nn.Module | None:
-        return self.target if self.kind == "module" else None
+        return self.target if self.kind == "module" and self.raised is None else None
 
 
 def _counter(counts: dict[str, int], name: str) -> Callable[..., None]:
@@ -111,6 +115,8 @@ def instantiate(factory: Factory, case: Case, kind: Kind = "module") -> Subject:
         arg.register_forward_pre_hook(_counter(counts, name))
         kwargs[name] = arg
         given[name] = {k: p.detach().clone() for k, p in arg.named_parameters()}
+    if case.raises is not None:
+        return _construct_expecting_error(factory, kwargs, counts)
     module = factory(**kwargs)
     if not isinstance(module, nn.Module):
         raise TypeError(f"the constructor returned {type(module).__name__}, not an nn.Module")
@@ -123,6 +129,27 @@ def instantiate(factory: Factory, case: Case, kind: Kind = "module") -> Subject:
         ):
             subject.changed.append(name)
     return subject
+
+
+MAX_RAISED_NAMES = 16
+
+
+def exception_names(exc: BaseException) -> list[str]:
+    """The exception's class and its bases, most derived first: a learner's own subclass of
+    ValueError still says ValueError."""
+    return [c.__name__[:100] for c in type(exc).__mro__][:MAX_RAISED_NAMES]
+
+
+def _construct_expecting_error(
+    factory: Callable[..., Any], kwargs: dict[str, Any], counts: dict[str, int]
+) -> Subject:
+    """Build for a case whose contract says the constructor raises: what it raised is the
+    result (an ``Exception``; anything harsher still ends the case as an error)."""
+    try:
+        built = factory(**kwargs)
+    except Exception as exc:
+        return Subject("module", None, counts, raised=exception_names(exc))
+    return Subject("module", built, counts, raised=[])
 
 
 def _seed(seed: int) -> None:
@@ -171,8 +198,9 @@ def _load(module: nn.Module, case: Case, outcome: Outcome) -> bool:
     buffers = dict(module.named_buffers())
     outcome.parameters = {k: list(p.shape) for k, p in params.items()}
     outcome.buffers = {k: list(b.shape) for k, b in buffers.items()}
-    # A float32 case meets the module as the learner built it: float64 parameters must show.
-    if case.dtype != torch.float32:
+    # A float32 case meets the module as the learner built it: float64 parameters must show;
+    # so does a case that keeps the learner's dtypes on purpose (float32 master weights).
+    if case.dtype != torch.float32 and case.cast_module:
         module.to(case.dtype)
         params = dict(module.named_parameters())
         buffers = dict(module.named_buffers())
@@ -381,6 +409,9 @@ def _record_grad(outcome: Outcome, key: str, grad: torch.Tensor | None) -> None:
 def run_case(subject: Subject, case: Case, outcome: Outcome | None = None) -> Outcome:
     """Load ``case.state`` and run the case's steps, collecting what the parent compares."""
     outcome = Outcome() if outcome is None else outcome
+    if case.raises is not None:
+        outcome.raised = list(subject.raised or [])
+        return outcome
     module = subject.module
     for name in subject.changed:
         outcome.notes[f"init.{name}"] = "changed"
@@ -526,6 +557,8 @@ def encode_job(
                 "name": case.name,
                 "init_kwargs": dict(case.init_kwargs),
                 "has_state": case.state is not None,
+                "cast_module": case.cast_module,
+                "raises": case.raises,
                 "module_args": {
                     n: [a.kind, list(a.dims), a.init_seed] for n, a in case.module_args.items()
                 },
@@ -584,6 +617,8 @@ def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
                 module_args={
                     n: ModuleArg(a[0], tuple(a[1]), a[2]) for n, a in d["module_args"].items()
                 },
+                cast_module=d["cast_module"],
+                raises=d["raises"],
             )
         )
     return header, cases
@@ -662,6 +697,7 @@ def run_job(frame: bytes | bytearray) -> bytes:
                 missing=outcome.missing,
                 calls=outcome.calls,
                 notes=outcome.notes,
+                raised=outcome.raised,
             )
             for key, t in outcome.tensors.items():
                 tensors[f"{i}.{key}"] = t

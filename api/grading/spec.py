@@ -99,6 +99,15 @@ class Case:
     output's dtype); float64 and half-precision cases meet it cast with ``.to(dtype)``.
     ``stochastic`` marks a case whose calls draw random numbers (dropout in train mode): it is
     compared as drawn at its dtype, not against a float64 rerun.
+
+    ``cast_module=False`` leaves the module as built whatever the input's dtype: float32
+    master weights next to half-precision activations, where what the module does with the
+    dtypes is the point (the state is loaded in the parameters' own dtype, and the output's
+    dtype is compared as always).
+
+    ``raises`` names the exception the *constructor* must raise on ``init_kwargs`` (an
+    unknown ``placement``: ``"ValueError"``); such a case runs no steps, and ``x`` is only a
+    placeholder. Build it with ``draw.raises``.
     """
 
     name: str
@@ -115,6 +124,8 @@ class Case:
     # The description in Chinese for a learner reading verdicts in Chinese; empty: derived from
     # ``description`` by ``verdict_zh.description`` (``draw.scenario`` fills it in).
     description_zh: str = ""
+    cast_module: bool = True
+    raises: str | None = None
 
     @property
     def scenario(self) -> tuple[Step, ...]:
@@ -222,6 +233,13 @@ class ExerciseSpec:
         ]
         subsets.sort(key=len, reverse=True)
         return [{**self.reference, **{n: build[n] for n in subset}} for subset in subsets]
+
+    # The ranks of input the contract accepts, all of which the cases must exercise
+    # (BatchNorm1d takes (N, C) and (N, C, L) only).
+    ranks: tuple[int, ...] = (1, 2, 3, 4)
+    # The contract has a train mode and parameters an optimiser moves: the cases must call in
+    # train mode and update between calls (False where neither can fail, e.g. a plain function).
+    trains: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

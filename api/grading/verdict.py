@@ -368,6 +368,7 @@ class _CaseJudgement:
     reinitialised: bool = False
     foreign_backward: bool = False
     not_saved: bool = False
+    raised: list[str] | None = None  # a construction case: what the learner's constructor raised
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
 
@@ -430,6 +431,8 @@ def _judge_case(
         return _CaseJudgement(
             [check("run", False, f"{err.get('type')}: {err.get('message')}", at)], error=err
         )
+    if case.raises is not None:
+        return _judge_construction(case, entry, check)
     ref = expected.native
     their_params = _shapes_info(entry.get("parameters"))
     their_buffers = _shapes_info(entry.get("buffers")) or {}
@@ -667,6 +670,7 @@ def _judge_call(
             continue
         if not ref_buf.is_floating_point():
             same = theirs.dtype == ref_buf.dtype and torch.equal(theirs, ref_buf)
+            learner[key] = theirs  # a mistake may show only here (a count never incremented)
             judgement.checks.append(
                 check(
                     target,
@@ -721,6 +725,33 @@ def _value_check(
         worst_index=cmp.worst_index,
         allowed_abs_error=_finite(cmp.allowed),
     )
+
+
+# --- construction cases: the constructor must raise (``Case.raises``) -------------------------
+
+
+def _judge_construction(
+    case: Case, entry: Mapping[str, Any], check: Callable[..., Check]
+) -> _CaseJudgement:
+    """Did the learner's constructor raise what the contract says, on these arguments?"""
+    want = case.raises or ""
+    raw = entry.get("raised")
+    names = [str(n)[:100] for n in raw[:16]] if isinstance(raw, list) else None
+    target = f"constructor raises {want}"
+    if names is None:
+        return _CaseJudgement([check(target, False, "no report of the construction")])
+    judgement = _CaseJudgement([], raised=names)
+    if want in names:
+        judgement.checks.append(check(target, True, f"raised {names[0]}"))
+    elif names:
+        judgement.checks.append(
+            check(target, False, f"raised {names[0]}, but the contract raises {want} here")
+        )
+    else:
+        judgement.checks.append(
+            check(target, False, f"returned a module; the contract raises {want} here")
+        )
+    return judgement
 
 
 def _entry_noun(spec: ExerciseSpec) -> str:

@@ -13,7 +13,17 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from api.grading.draw import call, describe, linear_weight, normal, scenario, seed, update
+from api.grading.draw import (
+    call,
+    choice,
+    describe,
+    linear_weight,
+    normal,
+    raises,
+    scenario,
+    seed,
+    update,
+)
 from api.grading.spec import Advice, Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -176,6 +186,17 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         d_ff=32,
         activation="relu",
         dropout=0.25,
+    )
+    # Last: an unknown activation (a near-miss name) must raise ValueError in the constructor;
+    # nothing is called.
+    bad = choice(gen, ["swish", "GELU", "tanh", "gelu_new"])
+    cases.append(
+        raises(
+            "ValueError",
+            name="unknown_activation",
+            description=f"FeedForward(16, activation={bad!r}): the constructor raises ValueError",
+            init_kwargs={"d_model": 16, "activation": bad},
+        )
     )
     return cases
 

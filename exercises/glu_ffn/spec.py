@@ -15,7 +15,16 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from api.grading.draw import call, describe, linear_weight, normal, scenario, update
+from api.grading.draw import (
+    call,
+    choice,
+    describe,
+    linear_weight,
+    normal,
+    raises,
+    scenario,
+    update,
+)
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -195,6 +204,17 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         30,
         modes=(False, True, False),
         serve=True,
+    )
+    # Last: an unknown activation (a near-miss name) must raise ValueError in the constructor;
+    # nothing is called.
+    bad = choice(gen, ["swiglu", "SiLU", "Swish", "geglu"])
+    cases.append(
+        raises(
+            "ValueError",
+            name="unknown_activation",
+            description=f"GLUFFN(16, activation={bad!r}): the constructor raises ValueError",
+            init_kwargs={"dim": 16, "activation": bad},
+        )
     )
     return cases
 
