@@ -491,12 +491,22 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
         for form in range(len(spec.factories(m.build)))
     ]
     full = [m for m in matches if _is_full(m, names)]
+    rest = comparable[:MAX_SCOPE_CASES]
+    if len(full) > 1:
+        # Several mistakes explain the first failing cases alike (statistics rounded to half
+        # and statistics computed in half agree until a square overflows): the most specific is
+        # the one the further failing cases do not contradict, then the best on all of them.
+        for m in full:
+            _extend(spec, m, rest, cache)
+        every = [c.name for c, _ in rest]
+        held = [m for m in full if _is_full(m, every)]
+        full = held or full
+        names = every if held else names
     if full:
         best = min(full, key=lambda m: _rank(m, names))
         evidence = _evidence(best.total(names))
         # The message quotes the failing case where this mistake shows most, among all the
         # failing cases it explains, beyond the window too (up to a bound).
-        rest = comparable[:MAX_SCOPE_CASES]
         _extend(spec, best, rest, cache)
         # A mistake that would have failed cases the learner passes holds only on some
         # inputs: say on which, rather than name it as if it held everywhere.
@@ -505,7 +515,9 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
         against = [c.name for c, _ in passing if not best.cases[c.name].consistent]
         if against:
             partial = _partial(spec, judgements, comparable, cache)
-            if partial.diagnosis is not None:
+            # Scoping narrows this mistake; another mistake on a subset of cases would explain
+            # less than this one, which explains every failing case.
+            if partial.diagnosis is not None and partial.diagnosis.name == best.mistake.name:
                 return partial
             evidence["evidence"] += (
                 f" It does not hold everywhere: {len(against)} case(s) on which it differs "

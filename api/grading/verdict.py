@@ -20,6 +20,7 @@ bounded size (``MAX_VERDICT_BYTES``), never an exception.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +33,8 @@ from pydantic import BaseModel
 from api.grading import diagnosis, harness, wire
 from api.grading.findings import Diagnosis, Finding
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
+
+log = logging.getLogger("addnorm.grading")
 
 # dtype -> (relative tolerance, absolute tolerance as a fraction of the output's magnitude)
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -143,6 +146,12 @@ def compare(
     # operations in the same order as torch would do them, so the figures are the same.
     a = actual.detach().double().numpy(force=True)
     t = truth.detach().double().numpy(force=True)
+    if a.shape != t.shape:
+        # Never broadcast: a gradient of shape (B, T, D) where (D,) is due is wrong, whatever its
+        # values (callers that name shapes check them first; diagnosis compares raw gradients).
+        return Comparison(
+            False, math.inf, math.inf, [], 0.0, nonfinite=f"shape {a.shape} where {t.shape} is due"
+        )
     if a.size == 0:
         return Comparison(True, 0.0, 0.0, [], 0.0)
     rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
@@ -871,7 +880,11 @@ def _decide(
     errored = next(((c, j) for c, j in failing if j.error is not None), None)
     if errored is not None:
         case, j = errored
-        named = diagnosis.named_despite_errors(spec, failing)
+        try:
+            named = diagnosis.named_despite_errors(spec, failing)
+        except Exception:
+            log.exception("diagnosis failed for %s", spec.slug)
+            named = None
         if named is not None:
             return _failed_and_raised(named, failing, errored, len(cases), base)
         err = j.error or {}
@@ -884,7 +897,11 @@ def _decide(
             error=err,
             **base,
         )
-    found = diagnosis.diagnose(spec, judgements)
+    try:
+        found = diagnosis.diagnose(spec, judgements)
+    except Exception:  # naming the mistake is a bonus: a bug there must not cost the verdict
+        log.exception("diagnosis failed for %s", spec.slug)
+        found = diagnosis.Result()
     # The case quoted is the one that shows the diagnosed mistake best, else the first.
     first_case, first = next(((c, j) for c, j in failing if c.name == found.first_case), failing[0])
     first_check = next(c for c in first.checks if not c.passed)
