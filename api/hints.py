@@ -149,8 +149,10 @@ def taken_since(
 
 def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) -> datetime | None:
     """When the learner's last pass before submission ``before_id`` was graded, if any."""
+    # Two timestamps, one row: not the Submission objects, whose stored verdicts (tens of KiB
+    # of JSON each) the ORM would load and decode for every earlier pass.
     row = session.exec(
-        select(Submission)
+        select(Submission.completed_at, Submission.created_at)
         .where(
             Submission.user_id == user_id,
             Submission.exercise == exercise,
@@ -159,8 +161,9 @@ def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) 
             col(Submission.id) < before_id,
         )
         .order_by(col(Submission.id).desc())
+        .limit(1)
     ).first()
-    return (row.completed_at or row.created_at) if row is not None else None
+    return (row[0] or row[1]) if row is not None else None
 
 
 def worked_solution(solutions_dir: Path, exercise: Exercise) -> str | None:

@@ -267,6 +267,7 @@ def _known_right(session: Session, user_id: int) -> set[tuple[review.ItemKind, s
         select(Submission)
         .where(Submission.user_id == user_id, Submission.state == "done")
         .order_by(col(Submission.id))
+        .options(*submissions.SUMMARY_ONLY)
     ):
         latest[("exercise", s.exercise)] = s.verdict == "passed"
     return {key for key, ok in latest.items() if ok}

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from api import hints, review
+from api import hints, review, submissions
 from api.catalog import Exercise, Lang
 from api.models import QuestionAnswer, ReviewCard, Submission
 from api.questions import (
@@ -236,7 +236,9 @@ def mastery(
     verdicts = [
         review.VerdictRecord(s.exercise, s.verdict or "", _aware(s.completed_at or s.created_at))
         for s in session.exec(
-            select(Submission).where(Submission.user_id == user_id, Submission.state == "done")
+            select(Submission)
+            .where(Submission.user_id == user_id, Submission.state == "done")
+            .options(*submissions.SUMMARY_ONLY)
         )
     ]
     catalogue = practice_catalogue(bank, catalog)

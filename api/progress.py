@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from api import submissions
 from api.catalog import Exercise
 from api.models import Submission
 
@@ -17,6 +18,7 @@ def exercise_progress(
         select(Submission)
         .where(Submission.user_id == user_id, Submission.state == "done")
         .order_by(col(Submission.id))
+        .options(*submissions.SUMMARY_ONLY)
     )
     progress: dict[str, dict[str, Any]] = {
         slug: {

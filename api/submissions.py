@@ -11,15 +11,24 @@ verdict and one review update.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import update
+from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 
 from api import plaintext
 from api.grading.static import MAX_CODE_BYTES
 from api.grading.verdict import Verdict
 from api.models import Submission, utcnow
+
+# For queries that read submissions' state and outcome only (progress, mastery, streaks): the
+# stored code and verdict (tens of KiB of JSON each, in both languages) stay in the database
+# instead of being loaded and decoded for every submission the learner ever made.
+SUMMARY_ONLY = (
+    defer(cast(QueryableAttribute[Any], Submission.result)),
+    defer(cast(QueryableAttribute[Any], Submission.code)),
+)
 
 OPEN_STATES = ("queued", "grading")
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import col, select
 
-from api import practice
+from api import practice, submissions
 from api import progress as exercise_progress
 from api.deps import AppDep, SessionDep
 from api.models import QuestionAnswer, Submission
@@ -47,6 +47,7 @@ def read_progress_page(
         select(Submission)
         .where(Submission.user_id == user.id, Submission.state == "done")
         .order_by(col(Submission.id).desc())
+        .options(*submissions.SUMMARY_ONLY)
     ).all()
     now = datetime.now(UTC)
     days = {_utc(a.created_at).date() for a in answers}
