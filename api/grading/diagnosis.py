@@ -46,6 +46,7 @@ from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake
 # these discriminate between mistakes); a partial match needs them all, up to a bound.
 MAX_DIAGNOSIS_CASES = 6
 MAX_SCOPE_CASES = 16
+MAX_MISTAKE_RUNS = 240
 # A check agrees with a mistake it is this many times nearer to than to the reference.
 NEARER = 0.01
 
@@ -284,6 +285,13 @@ def match_case(
     made in some of them only."""
     key_ = (mistake.name, form, case.name)
     if key_ not in cache:
+        # Each run of a mistake on a case is a reference-sized computation in the service's own
+        # process: a verdict gets at most MAX_MISTAKE_RUNS of them (counted, not timed, so the
+        # diagnosis is the same on a busy machine). The catalogue's worst variant needs 180.
+        runs = cache.get(("runs",), 0)
+        if runs >= MAX_MISTAKE_RUNS:
+            return None
+        cache[("runs",)] = runs + 1
         try:
             factory = spec.factories(mistake.build)[form]
             cache[key_] = grading.expected_outcome(factory, case, spec)

@@ -252,3 +252,19 @@ def test_only_the_advice_that_fits_the_code_is_given(slug: str, path: Path) -> N
         fits = bool(tokens.intersection(entry.when))
         assert (entry.text in d.explanation) == fits, entry.when
         assert (entry.text_zh in d.explanation_zh) == fits, entry.when
+
+
+def test_the_search_for_a_mistake_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs of known mistakes are counted; past the budget the verdict keeps its status and
+    message and simply names nothing (the search runs in the service's own process)."""
+    from api.grading import diagnosis
+
+    path = ROOT / "exercises" / "residual_block" / "variants" / "failed_norm_first_inverted.py"
+    full = _grade("residual_block", path)
+    assert full.status == "failed" and full.diagnosis is not None
+    monkeypatch.setattr(diagnosis, "MAX_MISTAKE_RUNS", 3)
+    capped = _grade("residual_block", path)
+    assert capped.status == "failed" and capped.diagnosis is None
+    # Same failures; without a diagnosis the first failing case is quoted, and no mistake.
+    assert capped.message.split(". First")[0] == full.message.split(". First")[0]
+    assert "known mistake" not in capped.message
