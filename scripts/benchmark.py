@@ -56,9 +56,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def submit(client: httpx.Client) -> float:
+def submit(client: httpx.Client, slug: str = "layer_norm", code: str = SOLUTION) -> float:
     start = time.perf_counter()
-    r = client.post("/exercises/layer_norm/submissions", json={"code": SOLUTION})
+    r = client.post(f"/exercises/{slug}/submissions", json={"code": code})
     elapsed = (time.perf_counter() - start) * 1000
     if r.status_code != 201 or r.json()["verdict"] != "passed":
         raise RuntimeError(f"{r.status_code}: {r.text[:300]}")
@@ -206,6 +206,23 @@ def start_other(repo: Path, data_dir: Path, **env: str) -> Server:
     raise RuntimeError(f"server did not come up:\n{log.read_text()}")
 
 
+def per_exercise(server: Server, n: int) -> None:
+    """p50/p90 latency and CPU per verdict of each exercise's worked solution, one client."""
+    slugs = [e["slug"] for e in httpx.get(f"{server.url}/exercises", timeout=30).json()]
+    print(f"each exercise's worked solution, one client, {n} submissions each:")
+    print(f"  {'exercise':<22} {'p50 ms':>8} {'p90 ms':>8}  CPU per verdict")
+    with server.client(server.new_learner("each")) as client:
+        for slug in slugs:
+            code = (REPO / "solutions" / f"{slug}.py").read_text()
+            for _ in range(3):
+                submit(client, slug, code)
+            meter = CpuMeter(server.process.pid)
+            times = [submit(client, slug, code) for _ in range(n)]
+            cpu = cpu_line(meter, n).strip()
+            p50, p90 = percentile(times, 50), percentile(times, 90)
+            print(f"  {slug:<22} {p50:>8.1f} {p90:>8.1f}  {cpu}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -218,6 +235,13 @@ def main() -> None:
     parser.add_argument("--fresh", type=int, default=5, help="fresh-interpreter runs")
     parser.add_argument(
         "--repo", type=Path, default=None, help="benchmark this checkout instead (its .venv)"
+    )
+    parser.add_argument(
+        "--each",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: N sequential submissions of every exercise's worked solution, one table",
     )
     args = parser.parse_args()
     limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
@@ -234,6 +258,9 @@ def main() -> None:
             print(f"sandbox profile {health['profile']}, {health['slots']} slots")
             print(f"active layers: {', '.join(active)}")
             print(f"machine: {os.cpu_count()} cores\n")
+            if args.each > 0:
+                per_exercise(server, args.each)
+                return
 
             with server.client(server.new_learner("bench")) as client:
                 for _ in range(10):
