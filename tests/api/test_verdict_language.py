@@ -42,9 +42,12 @@ def _assert_chinese(body: dict[str, Any]) -> None:
         assert CJK.search(c["message"]) and not ENGLISH.search(c["message"]), c
         assert not c["step_description"] or c["step_description"].startswith("第 "), c
         assert not any(k.endswith("_zh") for k in c), c
-    # The first failing check is the one the message reports, in the same words.
-    first = failing[0]
-    assert first["case"] in body["message"] and first["message"] in body["message"]
+    # The message quotes a failing case (the one that shows the diagnosed mistake best) and its
+    # first failing check, in the same words as the check.
+    quoted = re.search(r"'(\w+)'", body["message"])
+    assert quoted, body["message"]
+    first = next(c for c in failing if c["case"] == quoted.group(1))
+    assert first["message"] in body["message"]
 
 
 def _assert_english(body: dict[str, Any]) -> None:
