@@ -44,7 +44,7 @@ def _assert_chinese(body: dict[str, Any]) -> None:
         assert not any(k.endswith("_zh") for k in c), c
     # The message quotes a failing case (the one that shows the diagnosed mistake best) and its
     # first failing check, in the same words as the check.
-    quoted = re.search(r"'(\w+)'", body["message"])
+    quoted = re.search(r"'([\w.+-]+)'", body["message"])
     assert quoted, body["message"]
     first = next(c for c in failing if c["case"] == quoted.group(1))
     assert first["message"] in body["message"]

@@ -52,7 +52,9 @@ def test_variant_gets_expected_verdict(api: httpx.Client, path: Path) -> None:
     assert body["verdict"] == expected, body["message"]
     if expected in {"failed", "error"}:
         # The message points at the failing case (and step, in a scenario) in words.
-        assert re.search(r"cases failed\. First: '\w+'|on case '\w+'", str(body["message"]))
+        # Case names may hold dots and signs (eps_0.1_f64); the message quotes any of them.
+        case = r"'[\w.+-]+'"
+        assert re.search(rf"cases failed\. First: {case}|on case {case}", str(body["message"]))
     if mistake:
         diagnosis = body["diagnosis"]
         assert isinstance(diagnosis, dict), f"no diagnosis; message: {body['message']}"

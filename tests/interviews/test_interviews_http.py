@@ -195,7 +195,9 @@ def test_a_thirty_minute_interview_and_its_report(
     assert advice[0]["next_review"]["text"] == "in 10 minutes"
     assert {a["reason"] for a in advice[1:]} == {"not reached in time"}
     assert first["next_review"]["text"] == "in 2 days"
-    assert report["weakest_topics"] == ["layer_norm"]
+    # The asked topic, and any other topic of the exercise drawn (layer_norm_backward: training).
+    assert "layer_norm" in report["weakest_topics"]
+    assert set(report["weakest_topics"]) <= {t for i in iv["items"] for t in i["topics"]}
 
     # Over: no more answers, and the report does not change.
     q3 = bank.get(iv["items"][2]["id"])
@@ -243,7 +245,10 @@ def test_the_server_ends_the_interview_when_time_runs_out(
     assert report["items"][-1]["result"] == "not_answered"
     # Explained in the interview's language.
     assert any("\u4e00" <= ch <= "\u9fff" for ch in report["items"][0]["check"]["explanation"])
-    assert report["review"][0]["next_review"]["text"].endswith("分钟后")
+    # The question answered wrong comes back within minutes (an exercise not reached, ranked
+    # first when its topics are weaker, has no review card yet).
+    wrong = next(r for r in report["review"] if r["position"] == 1)
+    assert wrong["next_review"]["text"].endswith("分钟后"), report["review"]
     # A new interview may start now that this one is over.
     again = api.post("/interviews", json={"minutes": 0.01})
     assert again.status_code == 201
