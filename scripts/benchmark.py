@@ -208,11 +208,12 @@ def start_other(repo: Path, data_dir: Path, **env: str) -> Server:
 
 def per_exercise(server: Server, n: int) -> None:
     """p50/p90 latency and CPU per verdict of each exercise's worked solution, one client."""
-    slugs = [e["slug"] for e in httpx.get(f"{server.url}/exercises", timeout=30).json()]
     print(f"each exercise's worked solution, one client, {n} submissions each:")
     print(f"  {'exercise':<22} {'p50 ms':>8} {'p90 ms':>8}  CPU per verdict")
     with server.client(server.new_learner("each")) as client:
-        for slug in slugs:
+        listed = client.get("/exercises")
+        listed.raise_for_status()
+        for slug in [e["slug"] for e in listed.json()]:
             code = (REPO / "solutions" / f"{slug}.py").read_text()
             for _ in range(3):
                 submit(client, slug, code)
