@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlmodel import Session, col, select
 
@@ -147,12 +148,17 @@ def taken_since(
     return "hints" if "hint" in kinds else "none"
 
 
-def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) -> datetime | None:
-    """When the learner's last pass before submission ``before_id`` was graded, if any."""
-    # Two timestamps, one row: not the Submission objects, whose stored verdicts (tens of KiB
-    # of JSON each) the ORM would load and decode for every earlier pass.
+class LastPass(NamedTuple):
+    id: int
+    at: datetime
+
+
+def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) -> LastPass | None:
+    """The learner's last pass before submission ``before_id``: its id and when it was graded."""
+    # Three columns of one row, found through the (user, exercise, id) index: not the Submission
+    # objects, whose stored verdicts (tens of KiB of JSON each) the ORM would load and decode.
     row = session.exec(
-        select(Submission.completed_at, Submission.created_at)
+        select(Submission.id, Submission.completed_at, Submission.created_at)
         .where(
             Submission.user_id == user_id,
             Submission.exercise == exercise,
@@ -163,7 +169,9 @@ def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) 
         .order_by(col(Submission.id).desc())
         .limit(1)
     ).first()
-    return (row[0] or row[1]) if row is not None else None
+    if row is None or row[0] is None:
+        return None
+    return LastPass(row[0], row[1] or row[2])
 
 
 def worked_solution(solutions_dir: Path, exercise: Exercise) -> str | None:

@@ -49,6 +49,10 @@ class UserCreated(UserPublic):
 
 
 class Submission(SQLModel, table=True):
+    # A learner's history on one exercise, in order: the review card reads the last pass and
+    # the failures since it on every verdict, which must not cost more as the history grows.
+    __table_args__ = (Index("ix_submission_learner_exercise", "user_id", "exercise", "id"),)
+
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
     exercise: str = Field(index=True, max_length=64)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from api import hints, review, submissions
 from api.catalog import Exercise, Lang
@@ -151,26 +151,22 @@ def record_verdict(
 
     Does not commit: the caller commits it together with the verdict it comes from."""
     assert submission.id is not None and submission.verdict is not None
-    earlier = session.exec(
-        select(Submission.verdict)
-        .where(
-            Submission.user_id == user_id,
-            Submission.exercise == exercise.slug,
-            Submission.state == "done",
-            col(Submission.id) < submission.id,
-        )
-        .order_by(col(Submission.id))
-    ).all()
-    # Failures since the last pass (when the card was last rated Good or Hard): a pass after
-    # them is Hard, not Good.
-    failures = 0
-    for verdict in earlier:
-        failures = 0 if verdict == "passed" else failures + 1
-    # Hints or the worked solution shown since that last pass lower the rating of this one.
-    since = hints.last_pass(
+    # The card was last rated Good or Hard at the last pass: the failures since then make this
+    # pass Hard, and so do hints or the worked solution shown since. Two indexed lookups, not a
+    # read of every earlier verdict (a learner may have hundreds on one exercise).
+    last = hints.last_pass(
         session, user_id=user_id, exercise=exercise.slug, before_id=submission.id
     )
-    help_taken = hints.taken_since(session, user_id=user_id, exercise=exercise.slug, since=since)
+    failures = submissions.count_done(
+        session,
+        user_id=user_id,
+        exercise=exercise.slug,
+        after_id=last.id if last is not None else 0,
+        before_id=submission.id,
+    )
+    help_taken = hints.taken_since(
+        session, user_id=user_id, exercise=exercise.slug, since=last.at if last else None
+    )
     _rate(
         session,
         user_id=user_id,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 
@@ -104,6 +104,25 @@ def close(session: Session, *, submission_id: int, reason: str) -> Submission | 
     row already had its outcome."""
     row = _take_open(session, submission_id)
     return None if row is None else fail(session, row=row, reason=reason)
+
+
+def count_done(
+    session: Session, *, user_id: int, exercise: str, after_id: int, before_id: int
+) -> int:
+    """How many of the learner's submissions of ``exercise`` got a verdict between the two ids
+    (both excluded)."""
+    found = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(
+            Submission.user_id == user_id,
+            Submission.exercise == exercise,
+            Submission.state == "done",
+            col(Submission.id) > after_id,
+            col(Submission.id) < before_id,
+        )
+    ).one()
+    return int(found)
 
 
 def open_rows(session: Session, *, limit: int = 500) -> list[Submission]:

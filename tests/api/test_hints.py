@@ -151,11 +151,16 @@ def _help_lowers_the_review_rating(
     assert due_in(alone) > 24 * 3600
     assert due_in(hinted) < due_in(alone)
     assert due_in(revealed) < due_in(struggled)
+    assert due_in(struggled) < due_in(alone)  # failures since the last pass make it Hard
+
 
     # Help counts until the next pass only: after it, a pass without help is rated on its own
     # (Good: out of the learning steps, a day or more away rather than minutes).
     assert submit(hinted, SOLUTION) == "passed"
     assert due_in(hinted) > 12 * 3600
+    # Failures count since the last pass only, too.
+    assert submit(struggled, SOLUTION) == "passed"
+    assert due_in(struggled) > 12 * 3600
 
 
 def test_hints_and_solution_are_refused_during_a_mock_interview(learner: httpx.Client) -> None:
