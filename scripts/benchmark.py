@@ -89,6 +89,14 @@ def pool_pss_mib(zygote: int) -> float:
     return total_kib / 1024
 
 
+def huge_pages_mib(pid: int) -> float:
+    """Anonymous memory of ``pid`` backed by transparent huge pages (api.grading.hugepages)."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("AnonHugePages:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -315,6 +323,7 @@ def main() -> None:
                 p50_load, p99_load = percentile(under_load, 50), percentile(under_load, 99)
                 print(f"  latency under load: p50 {p50_load:.0f} ms, p99 {p99_load:.0f} ms")
             print(f"  grader pool memory (PSS, peak): {peak_pss[0]:.0f} MiB   (target: <= 1024)")
+            print(f"  zygote memory in huge pages: {huge_pages_mib(meter.zygote):.0f} MiB")
             for f in failures[:3]:
                 print(f"  failure: {f}")
         finally:

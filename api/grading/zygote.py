@@ -33,7 +33,7 @@ import torch
 
 torch.set_num_threads(1)
 
-from api.grading import deaths, frames, harness, sandbox, tripwire, wire  # noqa: E402
+from api.grading import deaths, frames, harness, hugepages, sandbox, tripwire, wire  # noqa: E402
 from api.grading.spec import Case  # noqa: E402
 
 EXIT_RECYCLE = 75  # a slot server that served its jobs
@@ -346,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     tripwire.disable_private_implementations()
     gc.collect()
     gc.freeze()  # children then do not copy the zygote's objects when the collector runs
+    hugepages.collapse_anonymous_memory()  # cheaper forks: see the module
     status = sandbox.prepare()
     missing = sandbox.check_profile(profile, status)
     active = set(sandbox.layers_for(profile, status)) if not missing else set()
