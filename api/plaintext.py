@@ -51,7 +51,9 @@ def bounded(value: Any, *, text: int = MAX_TEXT, items: int = MAX_ITEMS, depth: 
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return capped(value, text)
+        # Most strings of a verdict are short ASCII: nothing to replace or cut (a thousand of
+        # them per verdict, so this path is worth its line).
+        return value if len(value) <= text and value.isascii() else capped(value, text)
     if isinstance(value, int):
         return value if -(1 << 63) <= value < (1 << 63) else None
     if isinstance(value, float):
