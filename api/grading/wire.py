@@ -102,27 +102,39 @@ def _check_shape_of(header: Any) -> None:
     """Nesting, container sizes, string lengths and the node count of a decoded header, walked
     without recursion: a header the child forged must not turn into work or memory later."""
     nodes = 0
-    stack: list[tuple[Any, int]] = [(header, 1)]
-    while stack:
-        value, depth = stack.pop()
+    containers: list[tuple[Any, int]] = [(header, 1)]
+    while containers:
+        value, depth = containers.pop()
         nodes += 1
-        if nodes > MAX_NODES:
-            raise WireError(f"header has more than {MAX_NODES} values")
         if isinstance(value, str):
             if len(value) > MAX_STRING:
                 raise WireError(f"a string of {len(value)} characters in the header")
-        elif isinstance(value, dict | list):
-            if depth > MAX_DEPTH:
-                raise WireError(f"header nested deeper than {MAX_DEPTH} levels")
-            if len(value) > MAX_ITEMS:
-                raise WireError(f"a container of {len(value)} items in the header")
-            if isinstance(value, dict):
-                for key in value:
-                    if len(key) > MAX_STRING:
-                        raise WireError(f"a key of {len(key)} characters in the header")
-                stack.extend((item, depth + 1) for item in value.values())
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise WireError(f"header nested deeper than {MAX_DEPTH} levels")
+        if len(value) > MAX_ITEMS:
+            raise WireError(f"a container of {len(value)} items in the header")
+        if isinstance(value, dict):
+            if value and max(map(len, value)) > MAX_STRING:
+                raise WireError(f"a key of {max(map(len, value))} characters in the header")
+            items = value.values()
+        else:
+            items = value
+        # Leaves (numbers, short strings: most of a header) are counted and checked here, not
+        # pushed: a header holds thousands of them per verdict.
+        for item in items:
+            if isinstance(item, dict | list):
+                containers.append((item, depth + 1))
             else:
-                stack.extend((item, depth + 1) for item in value)
+                nodes += 1
+                if isinstance(item, str) and len(item) > MAX_STRING:
+                    raise WireError(f"a string of {len(item)} characters in the header")
+        if nodes > MAX_NODES:
+            raise WireError(f"header has more than {MAX_NODES} values")
+    if nodes > MAX_NODES:
+        raise WireError(f"header has more than {MAX_NODES} values")
 
 
 def split(frame: bytes | bytearray) -> tuple[dict[str, Any], bytearray]:
