@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import json
 import struct
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import torch
@@ -119,7 +119,7 @@ def _check_shape_of(header: Any) -> None:
         if isinstance(value, dict):
             if value and max(map(len, value)) > MAX_STRING:
                 raise WireError(f"a key of {max(map(len, value))} characters in the header")
-            items = value.values()
+            items: Iterable[Any] = value.values()
         else:
             items = value
         # Leaves (numbers, short strings: most of a header) are counted and checked here, not
