@@ -75,8 +75,11 @@ def claim(session: Session, *, submission_id: int) -> Submission | None:
     return session.get(Submission, submission_id, populate_existing=True)
 
 
-def _take_open(session: Session, submission_id: int) -> Submission | None:
-    """Lock an open row for its one outcome, inside the caller's transaction.
+def _take_open(
+    session: Session, submission_id: int, outcome: dict[str, Any] | None = None
+) -> Submission | None:
+    """Lock an open row for its one outcome, inside the caller's transaction, writing
+    ``outcome`` (column values) with the same statement.
 
     A guarded UPDATE is the lock: PostgreSQL makes a concurrent writer wait for this
     transaction and then re-check the guard (the row is no longer open), SQLite serialises
@@ -84,7 +87,7 @@ def _take_open(session: Session, submission_id: int) -> Submission | None:
     taken = session.execute(
         update(Submission)
         .where(col(Submission.id) == submission_id, col(Submission.state).in_(OPEN_STATES))
-        .values(completed_at=utcnow())
+        .values(completed_at=utcnow(), **(outcome or {}))
     )
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
@@ -95,8 +98,16 @@ def _take_open(session: Session, submission_id: int) -> Submission | None:
 def finish(session: Session, *, submission_id: int, verdict: Verdict) -> Submission | None:
     """Record the verdict unless the row already has an outcome (then None). The caller
     commits, with the review card it updates alongside."""
-    row = _take_open(session, submission_id)
-    return None if row is None else complete(session, row=row, verdict=verdict)
+    # Made safe to store before the row is taken: the lock is then held for one statement.
+    outcome = {
+        "state": "done",
+        "verdict": verdict.status,
+        "message": plaintext.capped(verdict.message, plaintext.MAX_MESSAGE),
+        "result": plaintext.bounded_result(
+            verdict.model_dump(mode="json", exclude={"status", "message"})
+        ),
+    }
+    return _take_open(session, submission_id, outcome)
 
 
 def close(session: Session, *, submission_id: int, reason: str) -> Submission | None:
@@ -134,19 +145,6 @@ def open_rows(session: Session, *, limit: int = 500) -> list[Submission]:
         .limit(limit)
     )
     return list(session.exec(query))
-
-
-def complete(session: Session, *, row: Submission, verdict: Verdict) -> Submission:
-    """Record the verdict; the caller commits (with the review card it updates alongside)."""
-    row.state = "done"
-    row.verdict = verdict.status
-    row.message = plaintext.capped(verdict.message, plaintext.MAX_MESSAGE)
-    row.result = plaintext.bounded_result(
-        verdict.model_dump(mode="json", exclude={"status", "message"})
-    )
-    row.completed_at = utcnow()
-    session.add(row)
-    return row
 
 
 def fail(session: Session, *, row: Submission, reason: str) -> Submission:
