@@ -306,10 +306,11 @@ def main() -> None:
             sampler = threading.Thread(target=sample_memory, daemon=True)
             sampler.start()
             meter.start()
-            start = time.perf_counter()
+            start, client_start = time.perf_counter(), time.process_time()
             with ThreadPoolExecutor(args.concurrent) as ex:
                 results = list(ex.map(client_run, tokens))
             wall = time.perf_counter() - start
+            client_cpu = time.process_time() - client_start
             time.sleep(0.5)  # the last slot servers exit and are reaped
             stop.set()
             sampler.join()
@@ -319,6 +320,9 @@ def main() -> None:
             print(f"  {ok / wall:.1f} verdicts/s ({ok} in {wall:.1f} s), {len(failures)} failed")
             print("  (target: >= 40 verdicts/s, no failed requests)")
             print(cpu_line(meter, ok + len(failures)))
+            # The clients run on the same cores: their share is CPU the service did not get.
+            per = client_cpu * 1000 / max(ok, 1)
+            print(f"  load generator (this script): {per:.1f} ms CPU per verdict")
             if under_load:
                 p50_load, p99_load = percentile(under_load, 50), percentile(under_load, 99)
                 print(f"  latency under load: p50 {p50_load:.0f} ms, p99 {p99_load:.0f} ms")
