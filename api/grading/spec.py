@@ -178,6 +178,11 @@ class KnownMistake:
     # Fixes that depend on how the code was written; the explanation then says only what the
     # code did, and each advice is appended when the source shows it fits.
     advice: Sequence[Advice] = ()
+    # Other spellings of the same mistake that ``build`` cannot reproduce because they differ
+    # from it on some checks (BatchNorm's running statistics moved in eval before the output
+    # is computed from them, or after): the learner's code is matched against each of them
+    # too (``ExerciseSpec.factories``).
+    forms: Sequence[Factory] = ()
 
 
 @dataclass(frozen=True)
@@ -224,9 +229,10 @@ class ExerciseSpec:
         """Every way a learner can make the mistake ``build`` describes. A mistake in several
         functions (no max subtracted, in softmax and in log_softmax) is also made in any one of
         them alone: each non-empty subset of its functions, the rest the reference's, all of
-        them first."""
+        them first. A mistake's own ``forms`` follow its ``build``."""
         if not (isinstance(build, Mapping) and isinstance(self.reference, Mapping)):
-            return [build]
+            forms = next((m.forms for m in self.mistakes if m.build is build), ())
+            return [build, *forms]
         names = list(build)
         subsets = [
             [n for i, n in enumerate(names) if mask >> i & 1] for mask in range(1, 1 << len(names))
@@ -260,3 +266,5 @@ class ExerciseSpec:
         for m in self.mistakes:
             if not isinstance(m.build, Mapping) or not m.build or not set(m.build) <= names:
                 raise ValueError(f"{self.slug}: mistake {m.name} maps some of {self.functions}")
+            if m.forms:  # a mapping's forms are its subsets of functions (``factories``)
+                raise ValueError(f"{self.slug}: mistake {m.name}: forms are for one entry point")

@@ -311,6 +311,21 @@ class UpdatedInEval(_Contract):
         return self.normalise(x, mean, var, shape)
 
 
+class UpdatedInEvalAfterOutput(_Contract):
+    """The same mistake with the update left at the end of forward: an eval call's output
+    still comes from the estimates as they were, only the next call sees them moved."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dims, shape = self.dims(x)
+        mean, var, n = _batch_stats(x, dims)
+        if self.training:
+            out = self.normalise(x, mean, var, shape)
+        else:
+            out = self.normalise(x, self.running_mean, self.running_var, shape)
+        self.update(mean, var * n / (n - 1))  # in both modes
+        return out
+
+
 class RunningStatsInTraining(_Contract):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dims, shape = self.dims(x)
@@ -422,6 +437,7 @@ MISTAKES = (
             "会不同。改法：只在 `if self.training:` 分支里更新 buffer。"
         ),
         build=UpdatedInEval,
+        forms=(UpdatedInEvalAfterOutput,),
     ),
     KnownMistake(
         name="running_stats_in_training",
