@@ -362,6 +362,7 @@ _TARGETS = _rules(
     (r"calls to (?P<n>.+)", "对 {n} 的调用"),
     (r"(?P<n>\w+) untouched", "{n} 保持原样"),
     (r"constructor raises (?P<e>\w+)", "构造函数抛出 {e}"),
+    (r"saved for backward", "为 backward 保存的张量"),
     (r"backward", "backward"),
     (r"run", "运行"),
     (r"parameters", "参数"),
