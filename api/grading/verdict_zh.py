@@ -128,8 +128,8 @@ _FRAGMENTS = _rules(
     (r"hidden width (?P<n>\d+)", "隐藏层宽度 {n}"),
     (r"gate pre-activations near (?P<v>\S+)", "门控分支的激活前值在 {v} 附近"),
     (r"pre-activations near (?P<v>\S+)", "激活前的值在 {v} 附近"),
-    (r"pre-norm", "pre-norm（先归一化）"),
-    (r"post-norm", "post-norm（后归一化）"),
+    (r"pre-norm", "Pre-Norm"),
+    (r"post-norm", "Post-Norm"),
     (r"eval mode", "eval 模式"),
     (r"train mode \(seeded\)", "train 模式（固定随机种子）"),
     (r"(?:train|eval)(?: then (?:train|eval))*", _modes),
@@ -354,10 +354,10 @@ def step(en: str) -> str:
 _TARGETS = _rules(
     (r"output", "输出"),
     (r"output\[(?P<i>\d+)\]", "输出[{i}]"),
-    (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{target(m['t'])}的 dtype"),
-    (r"grad of input(?P<i>\[\d+\])?", "输入{i}的梯度"),
+    (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{_spaced(target(m['t']))}的 dtype"),
+    (r"grad of input(?P<i>\[\d+\])?", lambda m: f"{_spaced('输入' + (m['i'] or ''))}的梯度"),
     (r"grad of (?P<n>.+)", "{n} 的梯度"),
-    (r"input(?P<i>\[\d+\])? unchanged", "输入{i}未被修改"),
+    (r"input(?P<i>\[\d+\])? unchanged", lambda m: f"{_spaced('输入' + (m['i'] or ''))}未被修改"),
     (r"buffer (?P<n>.+)", "buffer {n}"),
     (r"calls to (?P<n>.+)", "对 {n} 的调用"),
     (r"(?P<n>\w+) untouched", "{n} 保持原样"),
@@ -368,6 +368,11 @@ _TARGETS = _rules(
     (r"parameters", "参数"),
     (r"buffers", "buffer"),
 )
+
+
+def _spaced(words: str) -> str:
+    """A space after ASCII that meets the Chinese word following it: '输入[0] 的梯度'."""
+    return words + " " if words[-1:].isascii() else words
 
 
 def target(en: str) -> str:
@@ -470,7 +475,7 @@ _CHECKS = _rules(
     ),
     (
         r"no gradient reached (?P<n>.+): it is not used in forward, or it is detached",
-        "{n} 没有收到梯度：forward 里没有用到它，或者它被 detach 了",
+        "{n} 没有收到梯度（forward 里没有用到它，或者它被 detach 了）",
     ),
     (r"gradient shape (?P<s>\(.*?\))", "梯度的形状为 {s}，与参考结果不同"),
     (r"(?:buffer \S+ )?missing after(?: this step)?", "这一步之后缺失，或者形状不对"),
@@ -616,7 +621,8 @@ def message(view: Mapping[str, Any]) -> str | None:
         text += (f"检查项「{target(what)}」：" if what != "run" else "") + f"{found}。"
         diagnosis = view.get("diagnosis")
         if isinstance(diagnosis, Mapping) and diagnosis.get("title_zh"):
-            text += f"这看起来是一个常见错误：{diagnosis['title_zh']}。"
+            # Quoted: a title may hold a colon of its own ("减去了均值：这是 LayerNorm").
+            text += f"这看起来是一个常见错误：“{diagnosis['title_zh']}”。"
         return text
     m = _RAISED.match(en)
     if m is not None:
