@@ -140,11 +140,11 @@ CALL_COUNT = Diagnosis(
         "stochastic sublayer (dropout inside) it draws different random numbers. Compute its "
         "output once and reuse the tensor."
     ),
-    title_zh="传入的模块被调用的次数不对",
+    title_zh="传入模块的调用次数不对",
     explanation_zh=(
-        "按约定，每次 forward 只调用一次传入的模块（sublayer）。你的实现调用次数不同：多调用一次"
-        "既浪费计算，而当子层自带随机性（内部有 dropout）时还会抽取不同的随机数。请只计算一次"
-        "子层输出，然后复用这个张量。"
+        "按约定，每次 forward 只调用一次传入的模块（sublayer），你的实现调用的次数不同。多调用一次"
+        "既浪费计算；子层自带随机性（内部有 dropout）时，还会抽到不同的随机数。请只计算一次子层"
+        "输出，然后复用这个张量。"
     ),
 )
 REINITIALISED = Diagnosis(
@@ -156,7 +156,7 @@ REINITIALISED = Diagnosis(
         "weights (they may be pretrained): store it as it is and initialise only your own "
         "parameters."
     ),
-    title_zh="传入的模块被重新初始化了",
+    title_zh="重新初始化了传入的模块",
     explanation_zh=(
         "你的构造函数修改了传入模块的参数（例如 self.apply(init_fn)，或对所有 Linear 调用 "
         "nn.init）。这个模块及其权重属于调用方（可能是预训练好的）：请原样保存，只初始化你自己的"
@@ -175,8 +175,8 @@ FOREIGN_BACKWARD = Diagnosis(
     title_zh="autograd 运行的不是你写的 backward",
     explanation_zh=(
         "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
-        "运算）。通常是因为在 apply() 之外构造了结果张量。请在 forward 中计算并返回结果，"
-        "再通过 YourFunction.apply(...) 调用。"
+        "运算）。通常是因为 forward 计算时 autograd 仍在跟踪，或者返回了在 apply() 之外构造的"
+        "张量。请在 forward 中计算并返回结果，再通过 YourFunction.apply(...) 调用。"
     ),
 )
 
@@ -399,7 +399,10 @@ def _evidence(total: CaseMatch) -> dict[str, Any]:
         f"Your results agree with this mistake on {total.agreed} of {informative} checks where "
         "it differs from the reference"
     )
-    zh = f"在这个错误与参考实现不同的 {informative} 项检查中，你的结果有 {total.agreed} 项与它一致"
+    zh = (
+        f"按这个错误写的代码有 {informative} 项检查与参考实现不同，"
+        f"其中 {total.agreed} 项你的结果与它一致"
+    )
     if total.skipped:
         en += (
             f"; {total.skipped} check(s) were set aside because there one side is NaN or inf "
@@ -407,7 +410,7 @@ def _evidence(total: CaseMatch) -> dict[str, Any]:
             "mistake can legitimately differ)"
         )
         zh += (
-            f"；另有 {total.skipped} 项检查未计入，因为其中一方出现了 NaN 或 inf（输入退化，"
+            f"；这些检查中有 {total.skipped} 项未计入，因为有一方出现了 NaN 或 inf（输入退化，"
             "比如某一行是常数，同一个错误的不同写法在这种输入上本来就可能不同）"
         )
     return {
@@ -532,7 +535,7 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
                 "from the reference pass."
             )
             evidence["evidence_zh"] += (
-                f"不过它并非处处成立：有 {len(against)} 个它会出错的用例你的代码通过了。"
+                f"不过并非处处吻合：有 {len(against)} 个用例按这个错误会出错，你的代码却通过了。"
             )
         return Result(
             known(best.mistake, **evidence),
@@ -744,7 +747,7 @@ def _scoped(match: MistakeMatch, cases: list[str], cond: Condition) -> ScopedMis
         cases=cases,
         text=f"{cond.text[0].upper()}{cond.text[1:]}, your code does what the known mistake "
         f"“{m.title}” does ({n} failing case(s)).",
-        text_zh=f"在{zh_pad(cond.text_zh)}时，你的代码的行为与已知错误“{m.title_zh}”一致"
+        text_zh=f"在{zh_pad(cond.text_zh)}时，你的代码与已知错误“{m.title_zh}”表现一致"
         f"（{n} 个失败用例）。",
     )
 
@@ -781,12 +784,13 @@ def _structural(
             evidence="Your parameters have exactly this mistake's names and shapes.",
             evidence_zh="你的参数名称和形状与这个错误完全一致。",
         )
-    listed = ", ".join(sorted(parameters)[:8])
+    names = sorted(parameters)[:8]
     return known(
         mistake,
-        evidence=f"Your parameters ({listed}) have this mistake's shapes under other names; no "
-        "other known mistake has them.",
-        evidence_zh=f"你的参数（{listed}）换了名字，但形状与这个错误一致；其他已知错误都不是这些形状。",
+        evidence=f"Your parameters ({', '.join(names)}) have this mistake's shapes under other "
+        "names; no other known mistake has them.",
+        evidence_zh=f"你的参数（{'、'.join(names)}）换了名字，但形状与这个错误一致；"
+        "其他已知错误都不是这些形状。",
     )
 
 

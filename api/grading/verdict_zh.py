@@ -57,6 +57,21 @@ _NUM = r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 _MODES = {"train": "train", "eval": "eval", "update": "更新参数"}
 
 
+# How a non-contiguous view was made, said as a Chinese reader would (the English word is no
+# identifier the learner types).
+_LAYOUTS = {"transposed": "转置", "strided": "跨步切片"}
+
+
+def _view(layout: str) -> str:
+    made = _LAYOUTS.get(layout)
+    return f"{made}得到的非连续视图" if made else f"非连续（{layout}）视图"
+
+
+def _listed(values: Sequence[str]) -> str:
+    """'2.5', '1e4', '-7' as '2.5、1e4 和 -7'."""
+    return values[0] if len(values) == 1 else "、".join(values[:-1]) + " 和 " + values[-1]
+
+
 def _modes(m: re.Match[str]) -> str:
     modes = m.group(0).split(" then ")
     if len(modes) == 1:
@@ -75,7 +90,14 @@ _WHAT = _rules(
     ),
     (r"(?P<m>[-+*/0-9Ne(),. ]+) scores", "{m} 的注意力分数"),
     (r"(?P<m>.+) \(softmax is 1, log_softmax 0\)", "{m}（softmax 为 1，log_softmax 为 0）"),
-    (r"rows of (?P<v>\S+)", "各行分别取常数 {v}"),
+    (
+        r"rows of (?P<v>.+)",
+        lambda m: "各行分别取常数 " + _listed(re.split(r",? (?:and )?of ", m["v"])),
+    ),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ channel offsets", "{m} + 各通道的偏移"),
+    (r"constant along the last dim \(k/4\)", "每行沿最后一维取同一个常数（k/4）"),
+    # x = (N, C): the dims the input has, named as in the docs.
+    (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
     (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
 )
 
@@ -95,17 +117,19 @@ _FRAGMENTS = _rules(
         "默认初始化（子层保持传入时的参数，norm 的 weight 为 1、bias 为 0）",
     ),
     (r"default eps = (?P<v>\S+)", "默认 eps = {v}"),
-    (r"a non-contiguous \((?P<l>\w+)\) view", "非连续（{l}）视图"),
+    (r"a non-contiguous \((?P<l>\w+)\) view", lambda m: _view(m["l"])),
     (r"a transposed view", "转置后的视图"),
     (r"forward only", "只做前向"),
     (r"under torch\.no_grad\(\)", "在 torch.no_grad() 下"),
-    (r"forward only, under torch\.no_grad\(\)", "只在 torch.no_grad() 下做前向"),
+    (r"forward only, under torch\.no_grad\(\)", "在 torch.no_grad() 下只做前向"),
+    (r"forward only, under no_grad", "在 no_grad 下只做前向"),
+    (r"eval, update, eval again", "先以 eval 模式调用，更新参数后再以 eval 模式调用"),
     (r"defaults", "全部用默认参数"),
     (r"hidden width (?P<n>\d+)", "隐藏层宽度 {n}"),
     (r"gate pre-activations near (?P<v>\S+)", "门控分支的激活前值在 {v} 附近"),
     (r"pre-activations near (?P<v>\S+)", "激活前的值在 {v} 附近"),
-    (r"pre-norm", "pre-norm（先归一化）"),
-    (r"post-norm", "post-norm（后归一化）"),
+    (r"pre-norm", "Pre-Norm"),
+    (r"post-norm", "Post-Norm"),
     (r"eval mode", "eval 模式"),
     (r"train mode \(seeded\)", "train 模式（固定随机种子）"),
     (r"(?:train|eval)(?: then (?:train|eval))*", _modes),
@@ -127,7 +151,7 @@ _FRAGMENTS = _rules(
     (r"eval again", "再以 eval 模式调用"),
     (
         r"loaded state \(random weight, bias and running statistics\)",
-        "载入的状态（weight、bias 和 running 统计量取随机值）",
+        "载入的状态（weight、bias 和滑动统计量取随机值）",
     ),
     (r"momentum (?P<v>\S+)", "momentum 为 {v}"),
     (r"eps (?P<v>\S+)", "eps 为 {v}"),
@@ -144,7 +168,10 @@ _FRAGMENTS = _rules(
     (r"of (?P<a>\S+) and of (?P<b>\S+)", "{a} 和 {b}"),
     (r"backward from both outputs", "从两个输出做反向传播"),
     (r"under no_grad", "在 no_grad 下"),
-    (r"(?P<t>[a-z_]\w*) a non-contiguous \((?P<l>\w+)\) view", "{t} 为非连续（{l}）视图"),
+    (
+        r"(?P<t>[a-z_]\w*) a non-contiguous \((?P<l>\w+)\) view",
+        lambda m: f"{m['t']} 为{_view(m['l'])}",
+    ),
     (r"default (?P<k>[a-z_]\w*) = (?P<v>\S+)", "默认 {k} = {v}"),
     # "...; softmax": the conditions, then the function called first (several functions).
     (r"(?P<rest>.+); (?P<fn>[a-z_]\w*)", lambda m: f"{description(m['rest'])}；先调用 {m['fn']}"),
@@ -182,11 +209,20 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
     return parts
 
 
+_PHRASES = (
+    "train, update, eval",
+    "eval, update, eval again",
+    "forward only, under torch.no_grad()",
+    "forward only, under no_grad",
+    ", of ",  # "rows of 2.5, of 1e4 and of -7": one list of values
+)
+
+
 def _fragments(en: str) -> list[tuple[str, str | None]]:
     # Fragments that are phrases of their own across commas, joined before the split.
-    joined = en.replace("train, update, eval", "train\x00 update\x00 eval").replace(
-        "forward only, under torch.no_grad()", "forward only\x00 under torch.no_grad()"
-    )
+    joined = en
+    for phrase in _PHRASES:
+        joined = joined.replace(phrase, phrase.replace(",", "\x00"))
     out = []
     for part in _split_top(joined):
         part = part.replace("\x00", ",")
@@ -202,8 +238,13 @@ def description(en: str) -> str:
 
 
 def untranslated(en: str) -> list[str]:
-    """The fragments of a case description that ``description`` leaves in English."""
-    return [part for part, zh in _fragments(en) if zh is None]
+    """The fragments of a case description that ``description`` leaves in English (an input's
+    distribution it does not know counts too: ``x = ...`` keeps it as written)."""
+    return [
+        part
+        for part, zh in _fragments(en)
+        if zh is None or (part.startswith("x = ") and _apply(_WHAT, part[4:]) is None)
+    ]
 
 
 # --- step descriptions: "step 3 of 3: eval-mode call with backward, input of shape (1, 64)"
@@ -219,16 +260,36 @@ _NOTES = _rules(
     (r"an optimiser-like update of every parameter", "按优化器的方式更新每个参数"),
     (r"an optimiser-like update of weight and bias", "按优化器的方式更新 weight 和 bias"),
     (r"eval", "eval 模式"),
-    (r"eval on the running estimates", "用 running 统计量，以 eval 模式调用"),
+    (r"eval on the running estimates", "以 eval 模式调用，用滑动统计量"),
     (r"eval, after the update", "参数更新之后，以 eval 模式调用"),
     (r"eval on a batch of (?P<n>\d+)", "以 eval 模式在批大小为 {n} 的输入上调用"),
     (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
     (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
 )
 
+# A note on a call whose mode is already said ("eval-mode call (eval on a batch of 1)"): the
+# mode is not said twice, only what the note adds.
+_CALL_NOTES = _rules(
+    (r"on the running estimates", "用滑动统计量"),
+    (r"on a batch of (?P<n>\d+)", "批大小为 {n}"),
+    (r"again, (?:in eval mode, )?on a new input", "换一个新输入再次调用"),
+)
+
 
 def _note(en: str) -> str:
     return _apply(_NOTES, en) or en
+
+
+def _call_note(mode: str | None, note: str) -> str | None:
+    """A call's note in Chinese, "" when it only repeats the call's mode, None when unknown."""
+    if mode:
+        if note in (mode, f"{mode} mode", f"in {mode} mode"):
+            return ""
+        own = re.sub(rf"^{mode},? ", "", note).replace(f", in {mode} mode", "")
+        said = _apply(_CALL_NOTES, own) or _apply(_NOTES, own)
+        if said is not None:
+            return said
+    return _apply(_CALL_NOTES, note) or _apply(_NOTES, note)
 
 
 _CALL = re.compile(
@@ -248,19 +309,22 @@ def _step_body(en: str) -> str | None:
         note = _apply(_NOTES, en)
         return note
     if m["mode"]:
-        called = f"{m['mode']} 模式下调用"
+        called = f"以 {m['mode']} 模式调用"
     elif m["function"]:
         called = f"调用 {m['function']}"
     else:
         called = "调用"
-    words = called + ("，并做反向传播" if m["bw"] else "，只在 torch.no_grad() 下做前向")
+    if m["bw"]:  # "调用 softmax 并做反向传播": a space after a name, none between Chinese words
+        words = called + (" " if m["function"] else "") + "并做反向传播"
+    else:
+        words = called + "，在 torch.no_grad() 下只做前向"
     if m["layout"]:
-        words += f"，输入是形状为 {m['vshape']} 的非连续（{m['layout']}）视图"
+        words += f"，输入是{_view(m['layout'])}，形状为 {m['vshape']}"
     elif m["shape"]:
         words += f"，输入形状为 {m['shape']}"
-    # A note that only repeats the mode ("train mode" on a train-mode call) adds nothing.
-    if m["note"] and not (m["mode"] and m["note"] in (f"{m['mode']} mode", f"in {m['mode']} mode")):
-        words += f"（{_note(m['note'])}）"
+    if m["note"]:
+        said = _call_note(m["mode"], m["note"])
+        words += f"（{said if said is not None else m['note']}）" if said != "" else ""
     return words
 
 
@@ -273,10 +337,7 @@ def untranslated_step(en: str) -> list[str]:
     if call is None:
         return [] if _apply(_NOTES, m["body"]) is not None else [m["body"]]
     note = call["note"]
-    known = note is None or (
-        call["mode"] is not None and note in (f"{call['mode']} mode", f"in {call['mode']} mode")
-    )
-    return [] if known or _apply(_NOTES, note) is not None else [note]
+    return [] if note is None or _call_note(call["mode"], note) is not None else [note]
 
 
 def step(en: str) -> str:
@@ -293,18 +354,25 @@ def step(en: str) -> str:
 _TARGETS = _rules(
     (r"output", "输出"),
     (r"output\[(?P<i>\d+)\]", "输出[{i}]"),
-    (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{target(m['t'])}的 dtype"),
-    (r"grad of input(?P<i>\[\d+\])?", "输入{i}的梯度"),
+    (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{_spaced(target(m['t']))}的 dtype"),
+    (r"grad of input(?P<i>\[\d+\])?", lambda m: f"{_spaced('输入' + (m['i'] or ''))}的梯度"),
     (r"grad of (?P<n>.+)", "{n} 的梯度"),
-    (r"input(?P<i>\[\d+\])? unchanged", "输入{i}未被修改"),
+    (r"input(?P<i>\[\d+\])? unchanged", lambda m: f"{_spaced('输入' + (m['i'] or ''))}未被修改"),
     (r"buffer (?P<n>.+)", "buffer {n}"),
     (r"calls to (?P<n>.+)", "对 {n} 的调用"),
     (r"(?P<n>\w+) untouched", "{n} 保持原样"),
+    (r"constructor raises (?P<e>\w+)", "构造函数抛出 {e}"),
+    (r"saved for backward", "为 backward 保存的张量"),
     (r"backward", "backward"),
     (r"run", "运行"),
     (r"parameters", "参数"),
     (r"buffers", "buffer"),
 )
+
+
+def _spaced(words: str) -> str:
+    """A space after ASCII that meets the Chinese word following it: '输入[0] 的梯度'."""
+    return words + " " if words[-1:].isascii() else words
 
 
 def target(en: str) -> str:
@@ -370,7 +438,7 @@ _CHECKS = _rules(
         "forward 返回的是 {w}，不符合约定",
     ),
     (
-        r"(?:\S+ )?shape (?P<s>\(.*?\)), expected (?P<e>\(.*?\))",
+        r"(?:\S+ )?shape (?P<s>\([^()]*\)), expected (?P<e>\([^()]*\))",
         "形状为 {s}，应为 {e}",
     ),
     (
@@ -379,8 +447,35 @@ _CHECKS = _rules(
     ),
     (r"forward modified its input tensor in place", "forward 原地修改了输入张量"),
     (
+        r"forward kept tensors on ctx attributes \((?P<n>.*)\) instead of save_for_backward",
+        "forward 把张量存成了 ctx 的属性（{n}），而没有用 save_for_backward 保存",
+    ),
+    (
+        r"forward saved nothing with ctx\.save_for_backward",
+        "forward 没有用 ctx.save_for_backward 保存任何张量",
+    ),
+    (
+        r"what forward saved for backward was not observed",
+        "没能观察到 forward 为 backward 保存了什么",
+    ),
+    (r"raised (?P<a>\w+)", "抛出了 {a}"),
+    (
+        r"raised (?P<a>\w+), but the contract raises (?P<e>\w+) here",
+        "抛出的是 {a}，按约定这里应抛出 {e}",
+    ),
+    (
+        r"returned a module; the contract raises (?P<e>\w+) here",
+        "返回了一个模块；按约定这里应抛出 {e}",
+    ),
+    (r"no report of the construction", "没有收到构造过程的报告"),
+    (
+        r"gradient shape (?P<s>\(.*?\)), expected (?P<e>\(.*?\)) "
+        r"\(the shape of what it is the gradient of\)",
+        "梯度的形状为 {s}，应为 {e}（即求导对象的形状）",
+    ),
+    (
         r"no gradient reached (?P<n>.+): it is not used in forward, or it is detached",
-        "{n} 没有收到梯度：forward 里没有用到它，或者它被 detach 了",
+        "{n} 没有收到梯度（forward 里没有用到它，或者它被 detach 了）",
     ),
     (r"gradient shape (?P<s>\(.*?\))", "梯度的形状为 {s}，与参考结果不同"),
     (r"(?:buffer \S+ )?missing after(?: this step)?", "这一步之后缺失，或者形状不对"),
@@ -526,7 +621,8 @@ def message(view: Mapping[str, Any]) -> str | None:
         text += (f"检查项「{target(what)}」：" if what != "run" else "") + f"{found}。"
         diagnosis = view.get("diagnosis")
         if isinstance(diagnosis, Mapping) and diagnosis.get("title_zh"):
-            text += f"这看起来是一个常见错误：{diagnosis['title_zh']}。"
+            # Quoted: a title may hold a colon of its own ("减去了均值：这是 LayerNorm").
+            text += f"这看起来是一个常见错误：“{diagnosis['title_zh']}”。"
         return text
     m = _RAISED.match(en)
     if m is not None:

@@ -312,10 +312,10 @@ MISTAKES = (
             "Fix: h = self.dropout(self.act(self.linear1(x))) with "
             "self.dropout = nn.Dropout(dropout)."
         ),
-        title_zh="从未应用 dropout",
+        title_zh="没有使用 dropout",
         explanation_zh=(
-            "训练模式下你的输出里没有 dropout：参数 dropout 被保存了（或被忽略了），却从没有作用"
-            "在隐藏激活上。按照接口（也是资料里的写法），训练时要以 dropout 的概率丢弃隐藏单元。"
+            "训练模式下你的输出里没有 dropout：你保存了参数 dropout（或者直接忽略了它），却从没把它"
+            "用在隐藏激活上。按照接口（也是资料里的写法），训练时要以 dropout 的概率丢弃隐藏单元。"
             "改法：self.dropout = nn.Dropout(dropout)，前向里 "
             "h = self.dropout(self.act(self.linear1(x)))。"
         ),
@@ -451,7 +451,7 @@ MISTAKES = (
         ),
         title_zh="线性层没有 bias",
         explanation_zh=(
-            "你的 linear1/linear2 没有 bias，所以 state dict 里缺少 linear1.bias 和 linear2.bias。"
+            "你的 linear1/linear2 没有 bias，所以 state_dict 里缺少 linear1.bias 和 linear2.bias。"
             "经典 FFN 是 max(0, x W1 + b1) W2 + b2，两个 bias 都有（去掉 bias 的是 Llama 一类模型"
             "的 SwiGLU FFN）。改法：nn.Linear(d_model, d_ff)，保留默认的 bias=True。"
         ),

@@ -205,10 +205,10 @@ MISTAKES = (
             "unchanged, so the residual stream is never rescaled and gradients reach early "
             "layers through a clean identity. Fix: return x + self.ffn(self.norm(x))."
         ),
-        title_zh="写成了后置归一化：norm(x + ffn(x))，而不是 x + ffn(norm(x))",
+        title_zh="写成了 Post-Norm：norm(x + ffn(x))，而不是 x + ffn(norm(x))",
         explanation_zh=(
-            "你在残差相加之后才做归一化，这是原始 Transformer 的 Post-LN。LLaMA 是前置归一化："
-            "只对分支的输入做归一化，跳连路径原样传递 x，残差流不会被重新缩放，梯度也能沿着干净的"
+            "你在残差相加之后才做归一化，这是原始 Transformer 的 Post-Norm。LLaMA 用的是 Pre-Norm："
+            "只对分支的输入做归一化，残差通路原样传递 x，残差流不会被重新缩放，梯度也能沿着干净的"
             "恒等路径传到浅层。改法：return x + self.ffn(self.norm(x))。"
         ),
         build=PostNorm,
@@ -237,10 +237,10 @@ MISTAKES = (
             "block, which is a post-norm in disguise and throws away the stream's scale. "
             "Fix: x + self.ffn(self.norm(x))."
         ),
-        title_zh="跳连路径传的是 norm(x)，而不是 x",
+        title_zh="残差通路上传的是 norm(x)，而不是 x",
         explanation_zh=(
             "你先算 h = norm(x)，再返回 h + ffn(h)。残差必须是没有归一化的 x：加 norm(x) 等于在"
-            "每个块都把整个残差流重新缩放到单位 RMS，本质上是换了个样子的后置归一化，残差流的尺度"
+            "每个块都把整个残差流重新缩放到单位 RMS，本质上是换了个样子的 Post-Norm，残差流的尺度"
             "信息也丢了。改法：x + self.ffn(self.norm(x))。"
         ),
         build=ResidualFromNormed,
@@ -254,7 +254,7 @@ MISTAKES = (
             "with a non-zero mean the two differ. Fix: x * torch.rsqrt(x.pow(2).mean(-1, "
             "keepdim=True) + eps) * weight."
         ),
-        title_zh="归一化减去了均值：那是 LayerNorm，不是 RMSNorm",
+        title_zh="归一化减去了均值：这是 LayerNorm，不是 RMSNorm",
         explanation_zh=(
             "你的归一化先对每个 token 做了中心化再缩放。RMSNorm 除以的是 x 本身的均方根 "
             "sqrt(mean(x^2) + eps)，不减均值；token 的均值不为零时两者就不一样。改法："
@@ -270,7 +270,7 @@ MISTAKES = (
             "eps inside: rsqrt(mean(x^2) + eps). For tokens with a tiny RMS the two differ a "
             "lot (eps = 1e-6 inside is a floor of 1e-3 on the RMS). Fix: torch.rsqrt(ms + eps)."
         ),
-        title_zh="eps 加在了平方根外面",
+        title_zh="eps 加在了根号外面",
         explanation_zh=(
             "你除以的是 sqrt(mean(x^2)) + eps。RMSNorm（LLaMA 的实现和 torch.nn.RMSNorm）把 eps "
             "放在根号里面：rsqrt(mean(x^2) + eps)。RMS 很小的 token 上两者差别很大（eps = 1e-6 "

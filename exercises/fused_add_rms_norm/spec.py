@@ -204,8 +204,8 @@ MISTAKES = (
         title_zh="新的 residual 成了归一化后的和",
         explanation_zh=(
             "你把归一化后的张量也当成了新的 residual 返回。残差流必须保留原始的和 x + residual；"
-            "用归一化后的副本替换它，等于每层都重新缩放残差流，那是后置归一化，而不是这种融合所服务"
-            "的前置归一化。改法：return (normed, x + residual)。"
+            "用归一化后的副本替换它，等于每层都重新缩放残差流，那是 Post-Norm，而不是这种融合所服务"
+            "的 Pre-Norm。改法：return (normed, x + residual)。"
         ),
         build=residual_is_normed,
     ),
@@ -229,7 +229,7 @@ MISTAKES = (
             "You divided by sqrt(mean(h^2)) + eps. RMSNorm puts eps inside, rsqrt(mean(h^2) + "
             "eps); the two differ a lot for tokens with a tiny RMS. Fix: torch.rsqrt(ms + eps)."
         ),
-        title_zh="eps 加在了平方根外面",
+        title_zh="eps 加在了根号外面",
         explanation_zh=(
             "你除以的是 sqrt(mean(h^2)) + eps。RMSNorm 把 eps 放在根号里：rsqrt(mean(h^2) + eps)；"
             "RMS 很小的 token 上两者差别很大。改法：torch.rsqrt(ms + eps)。"

@@ -459,7 +459,7 @@ MISTAKES = (
             "multiple when hidden is already one (dim 96: 256 -> 512). Fix: "
             "multiple_of * ((hidden + multiple_of - 1) // multiple_of), or math.ceil."
         ),
-        title_zh="本来就是倍数的宽度又被加了一档",
+        title_zh="宽度本来就是倍数，又多加了一档",
         explanation_zh=(
             "你用 multiple_of * (hidden // multiple_of + 1) 取整，hidden 恰好是倍数时会多加一整档"
             "（dim 为 96 时 256 -> 512）。改法：multiple_of * ((hidden + multiple_of - 1) // "

@@ -273,7 +273,7 @@ MISTAKES = (
             "too: it removes the mean of the upstream gradient and its component along x_hat. "
             "Fix: keep mean and var in the autograd graph."
         ),
-        title_zh="均值和方差被从计算图中分离（detach）",
+        title_zh="把均值和方差从计算图中 detach 了",
         explanation_zh=(
             "你的前向输出是对的，但对 x 的梯度不对：均值和方差被 detach 了（.detach()、.data 或 "
             "no_grad），反向传播把它们当成了常数。LayerNorm 的真实梯度也会流经这些统计量：它会减去"

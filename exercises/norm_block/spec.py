@@ -460,7 +460,7 @@ MISTAKES = (
             "with the wrong architecture and nobody notices. The contract raises ValueError "
             "for anything but 'pre', 'post', 'sandwich' and 'deepnorm'; check it in __init__."
         ),
-        title_zh="未知的 placement 被悄悄接受了",
+        title_zh="悄悄接受了未知的 placement",
         explanation_zh=(
             "你的构造函数接受了约定之外的 placement（比如拼错的 'postnorm' 或大小写不对的 'Pre'），"
             "照样建出了模块，于是配置写错的模型会带着错误的结构一直训练下去，没人发现。按约定，除 "

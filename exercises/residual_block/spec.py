@@ -428,7 +428,7 @@ MISTAKES = (
             "(dy/dx = 1 + dF/dx) and lets a layer fall back to the identity. Fix: pre-norm "
             "x + dropout(sublayer(norm(x))), post-norm norm(x + dropout(sublayer(x)))."
         ),
-        title_zh="缺少残差连接（跳连）",
+        title_zh="缺少残差连接",
         explanation_zh=(
             "你的模块只返回了子层分支，没有把 x 加回去，因此根本不是残差块。正是这个 “+ x” 给梯度"
             "开了一条直通路径（dy/dx = 1 + dF/dx），也让一层在学不到东西时可以退化为恒等映射。"
@@ -479,10 +479,10 @@ MISTAKES = (
             "the sublayer's output, before the addition: x + dropout(sublayer(norm(x))) or "
             "norm(x + dropout(sublayer(x)))."
         ),
-        title_zh="Dropout 放在了相加之后",
+        title_zh="dropout 放在了相加之后",
         explanation_zh=(
             "你对 x + sublayer(...) 整体做了 dropout，这样训练时残差通路本身也会被随机置零（并被"
-            "放大），等于切断了残差流。Dropout 应作用在子层输出上、相加之前："
+            "放大），等于切断了残差流。dropout 应作用在子层输出上、相加之前："
             "x + dropout(sublayer(norm(x))) 或 norm(x + dropout(sublayer(x)))。"
         ),
         build=DropoutAfterAdd,
@@ -497,10 +497,10 @@ MISTAKES = (
             "self.dropout = nn.Dropout(dropout) in __init__ and self.dropout(...) on the "
             "sublayer's output."
         ),
-        title_zh="从未使用 Dropout",
+        title_zh="没有使用 dropout",
         explanation_zh=(
             "训练模式下你的输出没有做 dropout：dropout 参数保存了却没有用。dropout=p 时，训练中子层"
-            "输出的每个元素要以概率 p 置零（其余乘以 1 / (1 - p)），评估时保持不变。改法：在 "
+            "输出的每个元素要以概率 p 置零（其余乘以 1 / (1 - p)），eval 时保持不变。改法：在 "
             "__init__ 里 self.dropout = nn.Dropout(dropout)，并在子层输出上调用 self.dropout(...)。"
         ),
         build=DropoutNever,
@@ -512,7 +512,7 @@ MISTAKES = (
             "In eval mode your block still drops activations: whatever applies your dropout "
             "does not follow model.eval() (self.training), so inference outputs are random."
         ),
-        title_zh="评估模式下 Dropout 仍在生效",
+        title_zh="eval 模式下 dropout 仍然生效",
         explanation_zh=(
             "在 eval 模式下你的模块仍在随机丢弃激活值：你施加 dropout 的方式没有跟随 "
             "model.eval()（self.training），所以推理结果带有随机性。"

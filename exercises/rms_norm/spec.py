@@ -192,7 +192,7 @@ MISTAKES = (
             "constant. The true gradient also flows through the RMS and removes the component "
             "of the upstream gradient along x. Fix: keep the statistic in the autograd graph."
         ),
-        title_zh="均方根被从计算图中分离（detach）",
+        title_zh="把均方根从计算图中 detach 了",
         explanation_zh=(
             "你的前向输出是对的，但对 x 的梯度不对：均方根被 detach 了（.detach()、.data 或 "
             "no_grad），反向传播把它当成了常数。真实的梯度也会流经均方根，去掉上游梯度沿 x 方向的"

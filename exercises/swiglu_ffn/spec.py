@@ -176,7 +176,7 @@ MISTAKES = (
             "formulas are the same family but not the same function of the given weights. Fix: "
             "self.w2(F.silu(self.w1(x)) * self.w3(x))."
         ),
-        title_zh="silu 用在了 up 投影（w3）上，而不是门控（w1）上",
+        title_zh="SiLU 用在了 up 投影（w3）上，而不是门控（w1）上",
         explanation_zh=(
             "你算的是 w2(w1(x) * silu(w3(x)))：激活函数放错了分支。按照约定（Llama，以及本题的"
             "接口），w1 是门控分支，要经过 silu；w3 是线性的 up 分支，与门控相乘。两种写法属于同一"
@@ -257,7 +257,7 @@ MISTAKES = (
             "only the gate branch. In SwiGLU the gate is silu(w1(x)) and it then multiplies "
             "the linear branch w3(x). Fix: F.silu(self.w1(x)) * self.w3(x)."
         ),
-        title_zh="silu 用在了乘积之后",
+        title_zh="SiLU 用在了乘积之后",
         explanation_zh=(
             "你算的是 silu(w1(x) * w3(x))：激活函数包住了整个乘积，而不是只作用在门控分支上。"
             "SwiGLU 的门控是 silu(w1(x))，再去乘线性分支 w3(x)。改法：F.silu(self.w1(x)) * "

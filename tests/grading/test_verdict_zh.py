@@ -100,7 +100,7 @@ def test_failed_message_is_rebuilt_from_the_checks_and_the_diagnosis() -> None:
         "16 个用例中有 3 个未通过。第一个未通过的是用例 'small_dim'（x = N(0,1)，形状 (4, 5)，"
         "float64，weight/bias 取随机值，默认 eps = 1e-05），检查项「输出」：与参考结果最多相差 0.1"
         "（相对误差 0.2），位于索引 (0, 1)；该处允许的误差为 0.001。"
-        "这看起来是一个常见错误：使用了无偏方差。"
+        "这看起来是一个常见错误：“使用了无偏方差”。"
     )
     # A message in a shape nobody taught it: no Chinese, so the reader falls back to English.
     assert verdict_zh.message({"message": "Something new happened."}) is None
