@@ -1,4 +1,4 @@
-# expect: failed mistake=one_pass_variance diagnosis=robust
+# expect: failed mistake=one_pass_variance
 """Known mistake `one_pass_variance`: running sums of x and x^2 (one pass), float32 throughout."""
 
 from __future__ import annotations

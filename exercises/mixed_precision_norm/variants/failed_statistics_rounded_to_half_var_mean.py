@@ -1,4 +1,4 @@
-# expect: failed mistake=statistics_rounded_to_half diagnosis=robust
+# expect: failed mistake=statistics_rounded_to_half
 """Known mistake `statistics_rounded_to_half`: var_mean in float32, stored in x's dtype."""
 
 from __future__ import annotations
