@@ -23,5 +23,5 @@ class FeedForward(nn.Module):
         self.linear2 = nn.Linear(d_ff, d_model)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        out = self.linear2(self.drop(self.act(self.linear1(x))))
+        out: torch.Tensor = self.linear2(self.drop(self.act(self.linear1(x))))
         return out.to(torch.float32)

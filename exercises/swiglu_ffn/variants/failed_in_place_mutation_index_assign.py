@@ -15,7 +15,7 @@ class SwiGLUFFN(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         gate = self.w1(x)
-        y = self.w2(gate * torch.sigmoid(gate) * self.w3(x))
+        y: torch.Tensor = self.w2(gate * torch.sigmoid(gate) * self.w3(x))
         if x.requires_grad:
             return y
         x[...] = y  # "saves an allocation" at inference time
