@@ -852,6 +852,7 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
                     is_output=".output" in key,
                     fits=fits,
                     along=_along(spec, case, step, x),
+                    description_zh=case.description_zh,
                 )
             )
             break  # the first failing tensor of a case is the news, as in its checks

@@ -91,6 +91,11 @@ class Discrepancy:
     # The exercise's computation at default parameters on this step's input with its reduction
     # along a given axis (``ExerciseSpec.reduction``), when the exercise declares one.
     along: Callable[[int], torch.Tensor] | None = None
+    description_zh: str = ""  # the case's description in Chinese, when the spec gives one
+
+    @property
+    def described_zh(self) -> str:
+        return self.description_zh or self.description
 
 
 def _g(v: float) -> str:
@@ -143,7 +148,7 @@ def nonfinite(d: Discrepancy) -> Finding | None:
             f"on case '{d.case}' ({d.description}), where the reference is finite.{where_en}"
         ),
         text_zh=(
-            f"在用例 '{d.case}'（{d.description}）上，你的 {d.target} 在下标 {tuple(index)} "
+            f"在用例 '{d.case}'（{d.described_zh}）上，你的 {d.target} 在下标 {tuple(index)} "
             f"处是 {what}（共 {count} 个元素），而参考实现在那里是有限值。{where_zh}"
         ),
     )
@@ -328,6 +333,10 @@ def shapes(found: Sequence[Discrepancy]) -> list[Finding]:
     return findings
 
 
+def _target_zh(target: str) -> str:
+    return "输出" if target == "output" else f" {target} "
+
+
 def _axes(d: Discrepancy) -> tuple[int, int] | None:
     """(the axis the reference reduces along, the one the learner did), when the declared
     computation along one axis reproduces the reference and along another the learner's
@@ -386,7 +395,7 @@ def axis(found: Sequence[Discrepancy]) -> Finding | None:
         f"reference computes with dim {wrong} (size {n}) in the place of dim {right} (size "
         f"{m}), the axis its statistics (the reduction) are taken by: a dim= in your "
         "reductions names the wrong axis.",
-        text_zh=f"在用例 '{d.case}'（{d.description}）上{also_zh}，你的 {d.target} "
+        text_zh=f"在用例 '{d.case}'（{d.described_zh}）上{also_zh}，你的{_target_zh(d.target)}"
         f"恰好等于参考实现用第 {wrong} 维（大小 {n}）代替第 {right} 维（大小 {m}）"
         "——也就是统计量（归约）所依据的那一维——算出的结果：你的某个归约的 dim= 指错了维度。",
     )
