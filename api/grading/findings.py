@@ -4,7 +4,8 @@ with a simple shape are recognised.
 A *diagnosis* names a known mistake (one of the spec's, or one the grader names for every
 exercise), with how sure the match is and, when it holds on only some cases, on which.
 A *finding* describes the shape of a discrepancy without naming a mistake: the output is the
-reference times a constant, or plus the input, or NaN where the reference is finite. Findings
+reference times a constant, or plus the input, or NaN where the reference is finite, or the
+exercise's own computation with its reduction along another axis. Findings
 are computed from the tensors the parent already holds (the child's bounded wire data, checked
 for shape before anything here sees them); nothing is re-run in the child.
 
@@ -381,7 +382,7 @@ def axis(found: Sequence[Discrepancy]) -> Finding | None:
     cases = sorted({h.case for h, _ in hits})
     n, m = x.shape[wrong], x.shape[right]
     others = len(cases) - 1
-    also_en = f" (and on {others} other failing case(s))" if others else ""
+    also_en = f", and on {others} other failing case(s)," if others else ""
     also_zh = f"（另有 {others} 个失败用例也是如此）" if others else ""
     return Finding(
         kind="axis",
