@@ -30,7 +30,7 @@ first in the list.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -689,8 +689,9 @@ def _partial(
     total = main.total(main_cases)
     diagnosis = Diagnosis(
         name=main.mistake.name,
-        title=f"{main.mistake.title} (only {main_cond.text})",
-        title_zh=f"{main.mistake.title_zh}（仅在{zh_pad(main_cond.text_zh)}时）",
+        # The title quoted: it is a name, and its own colons must not run into the scope's.
+        title=f"“{main.mistake.title}” (only {main_cond.text})",
+        title_zh=f"“{main.mistake.title_zh}”（仅在{zh_pad(main_cond.text_zh)}时）",
         explanation=text,
         explanation_zh=text_zh,
         scope=scoped,
@@ -745,11 +746,17 @@ def _scoped(match: MistakeMatch, cases: list[str], cond: Condition) -> ScopedMis
         title_zh=m.title_zh,
         condition=cond.words,
         cases=cases,
-        text=f"{cond.text[0].upper()}{cond.text[1:]}, your code does what the known mistake "
-        f"“{m.title}” does ({n} failing case(s)).",
-        text_zh=f"在{zh_pad(cond.text_zh)}时，你的代码与已知错误“{m.title_zh}”表现一致"
-        f"（{n} 个失败用例）。",
+        # The scope first, then the title as a quoted name in a clause of its own: a title is
+        # a phrase ("norm_first ignored: always post-norm"), not a verb the sentence can use.
+        text=f"On the {_failing_cases(n)} {cond.text}, your code behaves as the known mistake "
+        f"“{m.title}” describes.",
+        text_zh=f"在{zh_pad(cond.text_zh)}的 {n} 个失败用例上，你的代码与已知错误"
+        f"“{m.title_zh}”的描述一致。",
     )
+
+
+def _failing_cases(n: int) -> str:
+    return "failing case" if n == 1 else f"{n} failing cases"
 
 
 def _structural_match(
@@ -848,10 +855,27 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
                     step_input=x,
                     is_output=".output" in key,
                     fits=fits,
+                    along=_along(spec, case, step, x),
+                    description_zh=case.description_zh,
                 )
             )
             break  # the first failing tensor of a case is the news, as in its checks
     return found
+
+
+def _along(
+    spec: ExerciseSpec, case: Case, step: object, x: torch.Tensor | None
+) -> Callable[[int], torch.Tensor] | None:
+    """The spec's declared computation on this call's input, along a given axis, in float64
+    (the reference's own precision in the truth run)."""
+    reduction = spec.reduction
+    if reduction is None or x is None or not isinstance(step, Call):
+        return None
+    function, wide = step.function, x.detach().double()
+    # The loaded parameters hold before any update; after one, the reference along its own
+    # axis no longer matches the truth and the finder says nothing.
+    state = {k: v.detach().double() for k, v in (case.state or {}).items()} or None
+    return lambda axis: reduction(function, wide, axis, state)
 
 
 def _findings(
@@ -859,7 +883,11 @@ def _findings(
     judgements: Sequence[tuple[Case, Judged]],
     failing: Sequence[tuple[Case, Judged]],
 ) -> list[Finding]:
-    found = findings.shapes(_discrepancies(spec, failing))
+    discrepancies = _discrepancies(spec, failing)
+    found = findings.shapes(discrepancies)
+    wrong_axis = findings.axis(discrepancies)
+    if wrong_axis is not None:
+        found.insert(0, wrong_axis)
     init = _default_init(spec, judgements, failing)
     if init is not None:
         found.append(init)

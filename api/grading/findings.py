@@ -4,7 +4,8 @@ with a simple shape are recognised.
 A *diagnosis* names a known mistake (one of the spec's, or one the grader names for every
 exercise), with how sure the match is and, when it holds on only some cases, on which.
 A *finding* describes the shape of a discrepancy without naming a mistake: the output is the
-reference times a constant, or plus the input, or NaN where the reference is finite. Findings
+reference times a constant, or plus the input, or NaN where the reference is finite, or the
+exercise's own computation with its reduction along another axis. Findings
 are computed from the tensors the parent already holds (the child's bounded wire data, checked
 for shape before anything here sees them); nothing is re-run in the child.
 
@@ -55,17 +56,25 @@ class Diagnosis(BaseModel):
     advice_zh: str = ""
 
 
+def quoted(title: str) -> str:
+    """A mistake's title set off in a sentence: titles are phrases with colons of their own
+    ("norm_first ignored: always post-norm"). A scoped title comes quoted already."""
+    return title if title.startswith("“") else f"“{title}”"
+
+
 class Finding(BaseModel):
     """One observed shape of the discrepancy, with the sentence that says it."""
 
     kind: str  # nonfinite | dtype | sign | factor | offset | input_added | input_missing
-    # | default_init | scope
+    # | default_init | scope | axis
     text: str
     text_zh: str
     case: str | None = None
     step: int | None = None
     target: str | None = None
     value: float | None = None  # the factor or the offset
+    axis: int | None = None  # kind="axis": the dim the learner reduced along
+    expected_axis: int | None = None  # kind="axis": the dim the contract reduces along
     per_feature: bool | None = None  # an offset that differs per feature but not per row
     index: list[int] | None = None
     cases: list[str] = []
@@ -86,6 +95,14 @@ class Discrepancy:
     step_input: torch.Tensor | None
     is_output: bool
     fits: Callable[[torch.Tensor, torch.Tensor], bool]  # actual ~ candidate, at tolerance
+    # The exercise's computation at default parameters on this step's input with its reduction
+    # along a given axis (``ExerciseSpec.reduction``), when the exercise declares one.
+    along: Callable[[int], torch.Tensor] | None = None
+    description_zh: str = ""  # the case's description in Chinese, when the spec gives one
+
+    @property
+    def described_zh(self) -> str:
+        return self.description_zh or self.description
 
 
 def _g(v: float) -> str:
@@ -138,7 +155,7 @@ def nonfinite(d: Discrepancy) -> Finding | None:
             f"on case '{d.case}' ({d.description}), where the reference is finite.{where_en}"
         ),
         text_zh=(
-            f"在用例 '{d.case}'（{d.description}）上，你的 {d.target} 在下标 {tuple(index)} "
+            f"在用例 '{d.case}'（{d.described_zh}）上，你的 {d.target} 在下标 {tuple(index)} "
             f"处是 {what}（共 {count} 个元素），而参考实现在那里是有限值。{where_zh}"
         ),
     )
@@ -321,6 +338,74 @@ def shapes(found: Sequence[Discrepancy]) -> list[Finding]:
                 )
             )
     return findings
+
+
+def _target_zh(target: str) -> str:
+    return "输出" if target == "output" else f" {target} "
+
+
+def _axes(d: Discrepancy) -> tuple[int, int] | None:
+    """(the axis the reference reduces along, the one the learner did), when the declared
+    computation along one axis reproduces the reference and along another the learner's
+    output. Neither is assumed: a case whose parameters are not the defaults (a loaded weight,
+    another eps, eval mode on running estimates) matches no axis and gets no finding."""
+    x = d.step_input
+    if d.along is None or not d.is_output or x is None or x.dim() < 2:
+        return None
+    if x.shape != d.actual.shape or not _finite_pair(d):
+        return None
+    truth = d.truth.double()
+    right: int | None = None
+    wrong: int | None = None
+    for k in range(x.dim()):
+        if x.shape[k] < 2:  # a reduction along a size-1 axis is no statistic at all
+            continue
+        try:
+            candidate = d.along(k)
+        except Exception:
+            continue
+        if candidate.shape != d.actual.shape or not bool(candidate.isfinite().all()):
+            continue
+        on_truth = d.fits(truth, candidate)
+        if on_truth and right is None:
+            right = k
+        elif not on_truth and wrong is None and _fits(d, candidate):
+            wrong = k
+    if right is None or wrong is None:
+        return None
+    return right, wrong
+
+
+def axis(found: Sequence[Discrepancy]) -> Finding | None:
+    """The output is the exercise's computation with its reduction along the wrong axis, on
+    the failing cases where that can be checked (default parameters), stated with them."""
+    hits = [(d, a) for d in found if (a := _axes(d)) is not None]
+    if not hits:
+        return None
+    d, (right, wrong) = hits[0]
+    x = d.step_input
+    assert x is not None
+    cases = sorted({h.case for h, _ in hits})
+    n, m = x.shape[wrong], x.shape[right]
+    others = len(cases) - 1
+    also_en = f", and on {others} other failing case(s)," if others else ""
+    also_zh = f"（另有 {others} 个失败用例也是如此）" if others else ""
+    return Finding(
+        kind="axis",
+        case=d.case,
+        step=d.step,
+        target=d.target,
+        cases=cases,
+        axis=wrong,
+        expected_axis=right,
+        text=f"Your {d.target} on case '{d.case}' ({d.description}){also_en} is what the "
+        f"reference computes with dim {wrong} (size {n}) in the place of dim {right} (size "
+        f"{m}), the axis its statistics (the reduction) are taken by: a dim= in your "
+        "reductions names the wrong axis.",
+        text_zh=f"在用例 '{d.case}'（{d.described_zh}）上{also_zh}，你的{_target_zh(d.target)}"
+        f"恰好等于参考实现用第 {wrong} 维（大小 {n}）代替第 {right} 维（大小 {m}）"
+        "——也就是统计量（归约）所依据的那一维——算出的结果：你的某个归约的 dim= 指错了维度。",
+    )
 
 
 def dtype_finding(case: str, target: str, got: torch.dtype, want: torch.dtype) -> Finding:

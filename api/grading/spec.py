@@ -206,6 +206,14 @@ class ExerciseSpec:
     # ``ctx.save_for_backward`` (the prompt says so). The child counts what goes through it and
     # looks for tensors kept on ctx attributes; either failing is ``saved_on_ctx_attribute``.
     save_for_backward: bool = False
+    # Optional: the computation with its reduction along ``axis`` and the parameters the case
+    # loads (``reduction(function, x, axis, state)``; ``function`` is the call's
+    # ``Call.function``, ``state`` the case's, None for default parameters). With it, a failure
+    # that the same computation along another axis explains gets the ``axis`` finding; an
+    # exercise that declares nothing gets none.
+    reduction: (
+        Callable[[str, torch.Tensor, int, Mapping[str, torch.Tensor] | None], torch.Tensor] | None
+    ) = None
 
     # A function exercise graded on several functions (``softmax`` and ``log_softmax``): every
     # name the submission must define, ``class_name`` among them. ``reference`` is then a mapping

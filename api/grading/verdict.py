@@ -31,7 +31,7 @@ import torch
 from pydantic import BaseModel
 
 from api.grading import diagnosis, harness, wire
-from api.grading.findings import Diagnosis, Finding
+from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
 
 log = logging.getLogger("addnorm.grading")
@@ -911,7 +911,7 @@ def _decide(
         f"({first_case.description}){step}: {first_check.target} {first_check.message}."
     )
     if found.diagnosis is not None:
-        message += f" This looks like a known mistake: {found.diagnosis.title}."
+        message += f" This looks like a known mistake: {quoted(found.diagnosis.title)}."
     return Verdict(
         status="failed",
         message=message,
@@ -942,7 +942,7 @@ def _failed_and_raised(
         message=f"{len(failing)} of {total} cases failed. First: '{first_case.name}' "
         f"({first_case.description}){step}: {check.target} {check.message} (the first case "
         "where your code returned a value). "
-        f"This looks like a known mistake: {named.title}. On other cases your code raised "
+        f"This looks like a known mistake: {quoted(named.title)}. On other cases your code raised "
         f"{err.get('type')}{where}, as that mistake does (case '{case.name}'): "
         f"{err.get('message')}",
         diagnosis=named,

@@ -8,6 +8,8 @@ compared after every call. Channels sit at dim 1: inputs are ``(N, C)`` and ``(N
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 from torch import nn
 
@@ -520,8 +522,25 @@ MISTAKES = (
     ),
 )
 
+
+def along_axis(
+    function: str, x: torch.Tensor, axis: int, state: Mapping[str, torch.Tensor] | None
+) -> torch.Tensor:
+    """Train-mode BatchNorm with its per-channel statistics kept along ``axis`` instead of
+    dim 1, the weight and bias still on the channels (the axis finding). Eval calls use the
+    running estimates and match no axis."""
+    moved = x.movedim(axis, 1)
+    y = torch.nn.functional.batch_norm(moved, None, None, training=True, eps=1e-5)
+    y = y.movedim(1, axis)
+    if state is None:
+        return y
+    shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
+    return y * state["weight"].reshape(shape) + state["bias"].reshape(shape)
+
+
 SPEC = ExerciseSpec(
     slug="batch_norm_1d",
+    reduction=along_axis,
     class_name="BatchNorm1d",
     reference=reference,
     make_cases=make_cases,

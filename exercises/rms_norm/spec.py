@@ -6,6 +6,8 @@ mean-centring and bias: y = x / sqrt(mean(x^2) + eps) * weight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 from torch import nn
 
@@ -232,8 +234,19 @@ MISTAKES = (
     ),
 )
 
+
+def along_axis(
+    function: str, x: torch.Tensor, axis: int, state: Mapping[str, torch.Tensor] | None
+) -> torch.Tensor:
+    """RMSNorm with its mean square along ``axis``, the weight still on the features (the
+    axis finding). Default eps: a case with another eps matches no axis."""
+    y = x * torch.rsqrt(x.pow(2).mean(axis, keepdim=True) + 1e-6)
+    return y if state is None else y * state["weight"]
+
+
 SPEC = ExerciseSpec(
     slug="rms_norm",
+    reduction=along_axis,
     class_name="RMSNorm",
     reference=reference,
     make_cases=make_cases,

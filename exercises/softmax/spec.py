@@ -12,6 +12,8 @@ exposes a mistake in either function, and the verdict's checks say which one a f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 
 from api.grading.draw import choice, describe, normal, randint
@@ -333,8 +335,16 @@ MISTAKES = (
 )
 
 
+def along_axis(
+    function: str, x: torch.Tensor, axis: int, state: Mapping[str, torch.Tensor] | None
+) -> torch.Tensor:
+    """The called function along ``axis`` (the axis finding)."""
+    return torch.log_softmax(x, axis) if function == "log_softmax" else torch.softmax(x, axis)
+
+
 SPEC = ExerciseSpec(
     slug="softmax",
+    reduction=along_axis,
     class_name="softmax",
     functions=FUNCTIONS,
     kind="function",
