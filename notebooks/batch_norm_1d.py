@@ -253,9 +253,9 @@
 # ## 为什么有效
 #
 # 经过 BatchNorm，每个通道在这一批上都是零均值、单位方差，不管前面的层把它的尺度改成什么样，下一层
-# 看到的输入都落在稳定的范围内，更大的学习率也能稳定训练（Ioffe 与 Szegedy 2015，"Batch
-# Normalization"；Santurkar 等人 2018 认为收益来自更平滑的损失曲面，而不是减少了所谓的"内部协变量
-# 偏移"）。γ 和 β 把每个通道想要的尺度和偏移还给网络；取 γ = sqrt(var + eps)、β = mean 时，它甚至
+# 看到的输入都落在稳定的范围内，更大的学习率也能稳定训练（Ioffe 与 Szegedy 2015，“Batch
+# Normalization”；Santurkar 等人 2018 认为收益来自更平滑的损失曲面，而不是减少了所谓的“内部协变量
+# 偏移”）。γ 和 β 把每个通道想要的尺度和偏移还给网络；取 γ = sqrt(var + eps)、β = mean 时，它甚至
 # 能把归一化完全抵消。之所以要维护滑动估计，一是推理时可能只有一个样本，二是预测结果不应该取决于
 # 同批里碰巧有哪些别的样本。
 #
@@ -291,10 +291,10 @@
 #
 # ## 背景
 #
-# 文章《FFN, Residual Addition, LN》的"LayerNorm 为什么不用 BatchNorm"一节对比了两种归一化：
+# 文章《FFN, Residual Addition, LN》的“LayerNorm 为什么不用 BatchNorm”一节对比了两种归一化：
 # BatchNorm 的统计量依赖 batch，这正是它不适合变长序列、小 batch 和逐 token 生成的原因，也是本题
-# 滑动统计量存在的理由；该文"1.3 LN （Layer Norm，层归一化）"一节讲的是在单个样本的特征上求统计量，
-# 也就是另一个轴。文章《Transformer残差连接与归一化层实现详解》的"2. 归一化层的设计与选择"一节把
+# 滑动统计量存在的理由；该文“1.3 LN （Layer Norm，层归一化）”一节讲的是在单个样本的特征上求统计量，
+# 也就是另一个轴。文章《Transformer残差连接与归一化层实现详解》的“2. 归一化层的设计与选择”一节把
 # BatchNorm 放在 Transformer 归一化层从 BatchNorm 演进到 LayerNorm 的起点。
 #
 # </details>

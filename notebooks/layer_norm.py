@@ -226,7 +226,7 @@
 # 自己的缩放和偏移，由网络学出来，而不是被硬性规定。（和 BatchNorm 不同，它们没法把归一化精确地
 # 还原回去：统计量是每个 token 各自的，γ 和 β 却是按特征共享的。）忽略 eps 时，把 token 的输入
 # 整体平移一个常数，或乘上一个正数，输出都不变；LayerNorm 替下一层挡住的正是这类漂移
-# （Ba、Kiros 与 Hinton 2016，"Layer Normalization"）。
+# （Ba、Kiros 与 Hinton 2016，“Layer Normalization”）。
 #
 # ## 面试官的追问
 #
@@ -261,11 +261,11 @@
 #
 # ## 背景
 #
-# 《FFN, Residual Addition, LN》在「1.3 LN （Layer Norm，层归一化）」一节里讲了同样的四步
-# （求均值、求方差、归一化、缩放与平移），并在「LayerNorm 为什么不用 BatchNorm」一节解释了
-# Transformer 为什么选 LayerNorm 而不是 BatchNorm。《Add & Norm 层》在「层归一化的计算方法」
-# 一节用一个小例子算了同样的统计量，又在「为啥要使用归一化？」一节从序列数据 `(B, Q, D)` 的
-# 排布出发说明了理由。《Transformer残差连接与归一化层实现详解》在「2.1 LayerNorm的实现细节」
+# 《FFN, Residual Addition, LN》在“1.3 LN （Layer Norm，层归一化）”一节里讲了同样的四步
+# （求均值、求方差、归一化、缩放与平移），并在“LayerNorm 为什么不用 BatchNorm”一节解释了
+# Transformer 为什么选 LayerNorm 而不是 BatchNorm。《Add & Norm 层》在“层归一化的计算方法”
+# 一节用一个小例子算了同样的统计量，又在“为啥要使用归一化？”一节从序列数据 `(B, Q, D)` 的
+# 排布出发说明了理由。《Transformer残差连接与归一化层实现详解》在“2.1 LayerNorm的实现细节”
 # 一节给出了一个流传很广的实现：`gamma * (x - mean) / (x.std(-1) + eps) + beta`，它和
 # `nn.LayerNorm` 有两处不同。动手之前，你能把两处都找出来吗？
 #

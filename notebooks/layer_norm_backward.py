@@ -159,7 +159,7 @@
 #
 # 你写的任何 LayerNorm，autograd 都能自动求导，为什么还要手写？因为融合算子就是手写的（`nn.LayerNorm`
 # 的反向是一个手写的 kernel，而不是一串 autograd 节点）；因为显存占用取决于你选择保存什么；也因为
-# "推导 LayerNorm 的梯度"是白板面试的经典题，答案里有两项总是有人漏掉。本题用
+# “推导 LayerNorm 的梯度”是白板面试的经典题，答案里有两项总是有人漏掉。本题用
 # `torch.autograd.Function` 实现 LayerNorm，`backward` 由你自己写。
 #
 # ## 要写什么
@@ -276,9 +276,9 @@
 #
 # ## 背景
 #
-# 文章《FFN, Residual Addition, LN》的"2.1 LayerNorm"一节逐步讲解了本题要求导
-# 的这个前向，并标出了每个中间量的形状；文章《Add & Norm 层》的"层归一化的计算方法"一节在一个小
-# 例子上算了同样的统计量。文章《Transformer残差连接与归一化层实现详解》的"2.1 LayerNorm的实现细节"
+# 文章《FFN, Residual Addition, LN》的“2.1 LayerNorm”一节逐步讲解了本题要求导
+# 的这个前向，并标出了每个中间量的形状；文章《Add & Norm 层》的“层归一化的计算方法”一节在一个小
+# 例子上算了同样的统计量。文章《Transformer残差连接与归一化层实现详解》的“2.1 LayerNorm的实现细节”
 # 一节给出的版本用的是无偏标准差，eps 也加在根号外：它的导数是另一个函数，这也说明反向必须严格
 # 跟随前向。
 #

@@ -228,12 +228,12 @@
 #
 # ## 背景
 #
-# 文章《FFN, Residual Addition, LN》的"2.3 Pre-Norm & Post-Norm"一节比较了两种经典放置方式：
+# 文章《FFN, Residual Addition, LN》的“2.3 Pre-Norm & Post-Norm”一节比较了两种经典放置方式：
 # Post-Norm 正则化更强、上限可能更高，但对初始化和学习率很敏感；Pre-Norm 残差通路干净，但起步慢、
-# 需要预热，并且有观点认为它的"有效深度"更小。文章《Transformer残差连接与归一化层实现详解》的
-# "2.3 归一化层的位置争议"一节把 Sandwich-LN（前后都加归一化）也放进了稳定性、准确率和收敛速度的
-# 对比。DeepNorm 不在这些材料里，它出自 Wang 等人 2022 年的 "DeepNet: Scaling Transformers to
-# 1,000 Layers"；Sandwich-LN 出自 Ding 等人 2021 年的 "CogView"。
+# 需要预热，并且有观点认为它的“有效深度”更小。文章《Transformer残差连接与归一化层实现详解》的
+# “2.3 归一化层的位置争议”一节把 Sandwich-LN（前后都加归一化）也放进了稳定性、准确率和收敛速度的
+# 对比。DeepNorm 不在这些材料里，它出自 Wang 等人 2022 年的 “DeepNet: Scaling Transformers to
+# 1,000 Layers”；Sandwich-LN 出自 Ding 等人 2021 年的 “CogView”。
 #
 # </details>
 

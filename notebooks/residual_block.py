@@ -201,10 +201,10 @@
 # ## 为什么有效
 #
 # 对 `y = x + F(x)`，雅可比矩阵是 `I + dF/dx`：不管分支做了什么，梯度总有一条恒等路径可以传回去；
-# 而且每个块只需学习对输入的修正，这个修正从 0 开始学起很容易（He 等 2016，"Deep Residual
-# Learning for Image Recognition"）。归一化放在哪里，决定了这条恒等路径是什么样子。Post-Norm 里
+# 而且每个块只需学习对输入的修正，这个修正从 0 开始学起很容易（He 等 2016，“Deep Residual
+# Learning for Image Recognition”）。归一化放在哪里，决定了这条恒等路径是什么样子。Post-Norm 里
 # 每次相加之后都跟着一个归一化，通往底层的路径每经过一个块就要穿过一个归一化层；Xiong 等（2020，
-# "On Layer Normalization in the Transformer Architecture"）证明，这时在初始化阶段，靠近输出的
+# “On Layer Normalization in the Transformer Architecture”）证明，这时在初始化阶段，靠近输出的
 # 参数梯度很大，一开始就用大学习率会让训练不稳定，所以 Post-Norm 需要学习率预热（warm-up）。
 # Pre-Norm 的残差流从词嵌入一路直接累加到顶层，初始化时梯度很规整，预热可以缩短甚至去掉。代价是
 # 残差流本身从不经过归一化，数值尺度随深度增长，所以 Pre-Norm 模型要在最后一个块之后、输出层之前
@@ -234,19 +234,19 @@
 #   都是本题评测的内容。
 # - **用实验看预热：** 在一个玩具任务上，用 Adam、较大的固定学习率分别训练 12 个块的 Post-Norm
 #   和 Pre-Norm 堆叠，再换成线性预热各训一次，比较前一百步的 loss。
-# - **Sandwich-LN：** `x + norm2(sublayer(norm1(x)))`（Ding 等 2021，"CogView"）。写出来，并说明
+# - **Sandwich-LN：** `x + norm2(sublayer(norm1(x)))`（Ding 等 2021，“CogView”）。写出来，并说明
 #   多出来的那个归一化相对跳连放在了哪里。
 #
 # ## 背景
 #
-# 《FFN, Residual Addition, LN》在「残差连接为什么能缓解梯度消失？」一节推导了
-# `dy/dx = 1 + dF(x)/dx`，并在「残差连接为什么有助于训练深层网络？」一节说明，有了残差连接，每层
-# 只需学习对输入的修正；《Add & Norm 层》在「Add」一节用“学增量”的说法讲了同一件事。
-# 《FFN, Residual Addition, LN》在「2.3 Pre-Norm & Post-Norm」一节比较了两种放置方式：Post-Norm
+# 《FFN, Residual Addition, LN》在“残差连接为什么能缓解梯度消失？”一节推导了
+# `dy/dx = 1 + dF(x)/dx`，并在“残差连接为什么有助于训练深层网络？”一节说明，有了残差连接，每层
+# 只需学习对输入的修正；《Add & Norm 层》在“Add”一节用“学增量”的说法讲了同一件事。
+# 《FFN, Residual Addition, LN》在“2.3 Pre-Norm & Post-Norm”一节比较了两种放置方式：Post-Norm
 # 正则化更强、上限可能更高，但对初始化和学习率很敏感；Pre-Norm 保留了一条不经归一化的残差
 # “高速公路”，很深也能稳定训练。同一节说需要预热的是 Pre-Norm，这一点说反了：Xiong 等（2020）
 # 证明需要预热的是 Post-Norm，Pre-Norm 不预热也能训练。《Transformer残差连接与归一化层实现详解》
-# 在「1.3 实现细节与调参经验」一节建议把 dropout 放在子层之后、相加之前。
+# 在“1.3 实现细节与调参经验”一节建议把 dropout 放在子层之后、相加之前。
 #
 # </details>
 

@@ -197,7 +197,7 @@
 #
 # ## 为什么有效
 #
-# Zhang 与 Sennrich（2019，"Root Mean Square Layer Normalization"）认为，LayerNorm 真正起作用的是
+# Zhang 与 Sennrich（2019，“Root Mean Square Layer Normalization”）认为，LayerNorm 真正起作用的是
 # 缩放不变性，而不是中心化。把一个 token 的向量乘上任意正数，RMSNorm 的输出都不变（忽略 eps）；
 # 产生这个向量的权重矩阵整体变大或变小时也是如此，所以归一化之后的层不会被之前各层的尺度漂移
 # 牵着走。权重矩阵越大，传到它身上的梯度反而越小，论文称之为一种隐式的学习率自适应。放弃中心化
@@ -232,7 +232,7 @@
 #
 # ## 背景
 #
-# 《FFN, Residual Addition, LN》在「2.2 RMSNorm」一节讲解了三个步骤（求均方值、除以均方根、
+# 《FFN, Residual Addition, LN》在“2.2 RMSNorm”一节讲解了三个步骤（求均方值、除以均方根、
 # 缩放），并指出 RMSNorm 去掉了 LayerNorm 的减均值步骤和 bias，在效果相当的前提下节省了计算。
 # 同一节给出的数字是计算时间减少 25%-40%；Zhang 与 Sennrich（2019）实测的是 7% 到 64%，视模型
 # 而定，面试时这样回答更稳妥。

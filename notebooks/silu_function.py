@@ -281,8 +281,8 @@
 #
 # ## 背景
 #
-# 课程文章《FFN, Residual Addition, LN》的"Swish"一节指出了 Swish 与 ReLU 的不同：负输入仍会产生
-# 一个（小的、负的）输出，而不是一片平坦的零，因此仍然能传回梯度（题目 `act-article-swish-negative`）。同一篇文章的"SwiGLU"一节则说明
+# 课程文章《FFN, Residual Addition, LN》的“Swish”一节指出了 Swish 与 ReLU 的不同：负输入仍会产生
+# 一个（小的、负的）输出，而不是一片平坦的零，因此仍然能传回梯度（题目 `act-article-swish-negative`）。同一篇文章的“SwiGLU”一节则说明
 # 了 SiLU 在现代大模型中的地位：LLaMA、Mistral 等模型用 `Swish(x W) * (x V)` 给 FFN 加上门控，
 # 文章认为门控带来了更强的表达能力和更健康的梯度。你在这里写的导数，正是每一层 SwiGLU 反向传播时
 # 要经过的那个导数。

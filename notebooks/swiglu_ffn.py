@@ -203,8 +203,8 @@
 # 每个隐藏单元先算出 token 的一个线性特征 `w3(x)`，再乘上由同一个 token 算出的门 `silu(w1(x))`：
 # 门接近 0 时这个单元被关掉，门较大时它被放行并按门的大小缩放。这就是随输入而变的、乘性的特征
 # 选择：哪些特征往下传，由每个 token 自己决定；而且 `x` 的两个投影相乘，能表达同样宽度的单层
-# ReLU 表达不了的特征交互。GLU（Dauphin 等 2017，"Language Modeling with Gated Convolutional
-# Networks"）用的是 sigmoid 门；Shazeer（2020，"GLU Variants Improve Transformer"）在参数量和
+# ReLU 表达不了的特征交互。GLU（Dauphin 等 2017，“Language Modeling with Gated Convolutional
+# Networks”）用的是 sigmoid 门；Shazeer（2020，“GLU Variants Improve Transformer”）在参数量和
 # 计算量对齐的条件下试了各种门，发现 SwiGLU 和 GeGLU 最好，却明确表示不解释原因，把成功归于
 # “神的眷顾”（divine benevolence）。面试时照实说出这一点，比现编一套机理强。PaLM（Chowdhery 等
 # 2022）去掉 bias 是为了大规模训练时更稳定，并不是因为归一化层会提供偏移。
@@ -237,12 +237,12 @@
 #
 # ## 背景
 #
-# 《FFN, Residual Addition, LN》在「为什么有了 Attention 还需要 FFN」一节解释了只有注意力为什么
+# 《FFN, Residual Addition, LN》在“为什么有了 Attention 还需要 FFN”一节解释了只有注意力为什么
 # 不够，但它在那里的论证（注意力只是加权平均，非线性全靠 FFN）说过了头：softmax 权重本身依赖
 # 输入，注意力同样是非线性的；它做不到的是对每个 token 的特征做变换，因为它的输出始终落在 value
-# 向量张成的空间里（见题库中的 `ffn-attention-not-linear`）。同一篇文章的「FFN 为什么先升维再降维」
-# 一节讲了 FFN 为什么先升维再降维，「SwiGLU」一节列出了门控据称带来的好处。《Add & Norm 层》在
-# 「FeedForward」一节给出了被 SwiGLU 取代的经典两层 ReLU FFN。
+# 向量张成的空间里（见题库中的 `ffn-attention-not-linear`）。同一篇文章的“FFN 为什么先升维再降维”
+# 一节讲了 FFN 为什么先升维再降维，“SwiGLU”一节列出了门控据称带来的好处。《Add & Norm 层》在
+# “FeedForward”一节给出了被 SwiGLU 取代的经典两层 ReLU FFN。
 #
 # </details>
 

@@ -153,7 +153,6 @@ def _help_lowers_the_review_rating(
     assert due_in(revealed) < due_in(struggled)
     assert due_in(struggled) < due_in(alone)  # failures since the last pass make it Hard
 
-
     # Help counts until the next pass only: after it, a pass without help is rated on its own
     # (Good: out of the learning steps, a day or more away rather than minutes).
     assert submit(hinted, SOLUTION) == "passed"

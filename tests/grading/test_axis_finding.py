@@ -122,6 +122,5 @@ def test_scoped_part_quotes_the_title_in_its_own_clause() -> None:
         "“norm_first ignored: post-norm” describes."
     )
     assert part.text_zh == (
-        "在 norm_first=True 的 2 个失败用例上，"
-        "你的代码与已知错误“忽略了 norm_first”的描述一致。"
+        "在 norm_first=True 的 2 个失败用例上，你的代码与已知错误“忽略了 norm_first”的描述一致。"
     )
