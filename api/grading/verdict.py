@@ -334,6 +334,11 @@ def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
 
+def _yours(shapes: Mapping[str, list[int]]) -> str:
+    """The learner's side of a parameters or buffers check ("yours are none" reads badly)."""
+    return f"yours are {_listing(shapes)}" if shapes else "your module has none"
+
+
 def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
     items = [f"{k[:60]} {tuple(v)}" for k, v in list(shapes.items())[:limit]]
     more = len(shapes) - limit
@@ -453,7 +458,7 @@ def _judge_case(
                     "parameters",
                     False,
                     f"do not match the contract: expected {_listing(ref.parameters)}"
-                    f"; yours are {_listing(shown)}",
+                    f"; {_yours(shown)}",
                 )
             ],
             parameters=shown,
@@ -466,7 +471,7 @@ def _judge_case(
                     "buffers",
                     False,
                     f"do not match the contract: expected {_listing(ref.buffers)}; "
-                    f"yours are {_listing(their_buffers)}",
+                    f"{_yours(their_buffers)}",
                 )
             ],
             parameters=their_params,

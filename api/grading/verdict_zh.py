@@ -406,12 +406,17 @@ _CHECKS = _rules(
     ),
     (r"this case was never run", "这个用例没有运行"),
     (
-        r"(?:parameters )?do not match the contract: expected (?P<a>.*); yours are (?P<b>.*)",
-        lambda m: f"与约定不符：应为 {_listing(m['a'])}；你的是 {_listing(m['b'])}",
+        r"(?:parameters |buffers )?do not match the contract: expected (?P<a>.*); yours are "
+        r"(?P<b>.*)",
+        lambda m: (
+            f"与约定不符：应为 {_listing(m['a'])}；"
+            + ("你的模块里一个也没有" if m["b"] == "none" else f"你的是 {_listing(m['b'])}")
+        ),
     ),
     (
-        r"(?:buffers )?do not match the contract: expected (?P<a>.*); yours are (?P<b>.*)",
-        lambda m: f"与约定不符：应为 {_listing(m['a'])}；你的是 {_listing(m['b'])}",
+        r"(?:parameters |buffers )?do not match the contract: expected (?P<a>.*); your module "
+        r"has none",
+        lambda m: f"与约定不符：应为 {_listing(m['a'])}；你的模块里一个也没有",
     ),
     (
         r"failed: your constructor changed the parameters of the module it was given",

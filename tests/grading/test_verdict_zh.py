@@ -61,10 +61,19 @@ def test_an_unknown_fragment_stays_english_and_is_reported() -> None:
             "NaN where the reference is finite (first at index (1, 2))",
             "在参考结果为有限值的位置出现了 NaN（首次出现在索引 (1, 2)）",
         ),
-        # The wording stored before the duplicated word was fixed still reads.
+        # The wording stored before the duplicated word was fixed still reads, and so does the
+        # one before "yours are none" became "your module has none".
         (
             "parameters do not match the contract: expected w1.weight (4, 2); yours are none",
-            "与约定不符：应为 w1.weight (4, 2)；你的是 无",
+            "与约定不符：应为 w1.weight (4, 2)；你的模块里一个也没有",
+        ),
+        (
+            "do not match the contract: expected running_mean (8,); your module has none",
+            "与约定不符：应为 running_mean (8,)；你的模块里一个也没有",
+        ),
+        (
+            "do not match the contract: expected weight (8,); yours are w (8,), b (8,)",
+            "与约定不符：应为 weight (8,)；你的是 w (8,)、b (8,)",
         ),
         ("is float64, expected float32 (the input's)", "是 float64，应为 float32（与输入相同）"),
         ("ValueError: boom", "ValueError: boom"),  # an exception's own text stays as raised
