@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from api.grading.findings import quoted
+
 if TYPE_CHECKING:
     from api.grading.spec import Case
     from api.grading.verdict import Verdict
@@ -626,10 +628,8 @@ def message(view: Mapping[str, Any]) -> str | None:
         text += (f"检查项「{target(what)}」：" if what != "run" else "") + f"{found}。"
         diagnosis = view.get("diagnosis")
         if isinstance(diagnosis, Mapping) and diagnosis.get("title_zh"):
-            # Quoted: a title may hold a colon of its own ("减去了均值：这是 LayerNorm"); a
-            # scoped title comes quoted already (findings.quoted, kept import-free here).
-            title = str(diagnosis["title_zh"])
-            text += f"这看起来是一个常见错误：{title if title.startswith('“') else f'“{title}”'}。"
+            # Quoted: a title may hold a colon of its own ("减去了均值：这是 LayerNorm").
+            text += f"这看起来是一个常见错误：{quoted(str(diagnosis['title_zh']))}。"
         return text
     m = _RAISED.match(en)
     if m is not None:

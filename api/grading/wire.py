@@ -135,8 +135,6 @@ def _check_shape_of(header: Any) -> None:
                     raise WireError(f"a string of {len(item)} characters in the header")
         if nodes > MAX_NODES:
             raise WireError(f"header has more than {MAX_NODES} values")
-    if nodes > MAX_NODES:
-        raise WireError(f"header has more than {MAX_NODES} values")
 
 
 def split(frame: bytes | bytearray) -> tuple[dict[str, Any], bytearray]:

@@ -195,3 +195,23 @@ def test_forged_headers(head: bytes, match: str | None) -> None:
         header, blob = wire.split(frame)
         wire.decode_tensors(header, blob)
     decode_bounded(frame)
+
+
+@pytest.mark.parametrize(
+    ("header", "refusal"),
+    [
+        # Values spread over many small lists: each within MAX_ITEMS, the total not.
+        ({"x": [[0] * 1000 for _ in range(wire.MAX_NODES // 1000 + 1)]}, "more than"),
+        ({"x": ["a" * (wire.MAX_STRING + 1)]}, "a string of"),
+        ({"k" * (wire.MAX_STRING + 1): 1}, "a key of"),
+        ({"x": list(range(wire.MAX_ITEMS + 1))}, "a container of"),
+    ],
+)
+def test_header_shape_bounds_are_enforced(header: dict[str, Any], refusal: str) -> None:
+    with pytest.raises(wire.WireError, match=refusal):
+        wire.split(frame_of(json.dumps(header).encode()))
+
+
+def test_a_header_at_the_node_bound_is_accepted() -> None:
+    header = {"x": [[0] * 1000 for _ in range(wire.MAX_NODES // 1000 - 1)]}
+    assert wire.split(frame_of(json.dumps(header).encode()))[0] == header
