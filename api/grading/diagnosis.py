@@ -514,7 +514,7 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
         full = held or full
         names = every if held else names
     if full:
-        best = min(full, key=lambda m: _rank(m, names))
+        best = _best(full, names)
         evidence = _evidence(best.total(names))
         # The message quotes the failing case where this mistake shows most, among all the
         # failing cases it explains, beyond the window too (up to a bound).
@@ -642,6 +642,32 @@ def _is_full(match: MistakeMatch, names: Sequence[str]) -> bool:
 def _rank(match: MistakeMatch, names: Sequence[str]) -> tuple[int, int, float, int]:
     total = match.total(names)
     return (total.skipped, -total.agreed, total.distance, match.order)
+
+
+# Agreed counts this close are a tie: one check more is within what rounding decides.
+AGREED_TIE = 0.9
+
+
+def _best(full: Sequence[MistakeMatch], names: Sequence[str]) -> MistakeMatch:
+    """The mistake that explains the failing cases best: fewest checks set aside, then most
+    checks agreed on; among those within ``AGREED_TIE`` of the most, the closest per check.
+
+    A near-threshold check can agree with the vaguer of two mistakes by chance (statistics
+    computed in half against statistics rounded to half: 11 checks to 10, at more than twice
+    the distance per check), and which one it was changed with the seed."""
+    top = min(full, key=lambda m: _rank(m, names))
+    lead = top.total(names)
+    rivals = [
+        m
+        for m in full
+        if (t := m.total(names)).skipped == lead.skipped and t.agreed >= AGREED_TIE * lead.agreed
+    ]
+
+    def per_check(m: MistakeMatch) -> tuple[float, int, int]:
+        t = m.total(names)
+        return (t.distance / max(t.agreed, 1), -t.agreed, m.order)
+
+    return min(rivals, key=per_check)
 
 
 def _partial(

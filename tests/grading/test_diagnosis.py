@@ -268,3 +268,20 @@ def test_the_search_for_a_mistake_stops_at_its_budget(monkeypatch: pytest.Monkey
     # Same failures; without a diagnosis the first failing case is quoted, and no mistake.
     assert capped.message.split(". First")[0] == full.message.split(". First")[0]
     assert "known mistake" not in capped.message
+
+
+# --- two mistakes that explain the same checks -------------------------------------------------
+
+# Statistics computed in half and statistics rounded to half agree on the offset cases; which
+# one a near-threshold check sided with changed with the seed (1 in 100 named the vaguer one).
+TIED = (
+    ROOT / "exercises/mixed_precision_norm/variants/failed_statistics_rounded_to_half_var_mean.py"
+)
+
+
+def test_a_near_tie_goes_to_the_mistake_closest_per_check_whatever_the_seed() -> None:
+    spec = CATALOG["mixed_precision_norm"].spec
+    named = {seed: golden.grade(TIED.read_text(), spec, seed=seed).diagnosis for seed in range(40)}
+    wrong = {s: d.name if d else None for s, d in named.items()}
+    wrong = {s: n for s, n in wrong.items() if n != "statistics_rounded_to_half"}
+    assert not wrong, wrong
