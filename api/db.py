@@ -12,16 +12,28 @@ from alembic.config import Config
 from sqlalchemy import Engine, event, text
 from sqlmodel import Session, create_engine
 
+from api import jsonbody
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # Any constant: every API and worker process that starts at once migrates under this lock.
 _MIGRATION_LOCK = 0x616464_6E6F726D
 
 
+# A stored verdict is tens of KiB of JSON, written and read back on every submission: see
+# api.jsonbody for why orjson.
+_JSON_COLUMNS: dict[str, Any] = {
+    "json_serializer": jsonbody.dumps_text,
+    "json_deserializer": jsonbody.loads,
+}
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, **_JSON_COLUMNS
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -43,8 +55,9 @@ def make_engine(url: str) -> Engine:
             pool_size=10,
             max_overflow=20,
             connect_args={"options": "-c timezone=UTC"},
+            **_JSON_COLUMNS,
         )
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **_JSON_COLUMNS)
 
 
 def migrate(engine: Engine) -> None:

@@ -11,7 +11,7 @@ from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 
-from api import db
+from api import db, jsonbody
 from api.catalog import load_catalog
 from api.config import Settings, get_settings
 from api.deps import AppContext
@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Transformer building blocks, graded in a sandbox against PyTorch.",
         version="0.1.0",
         lifespan=lifespan,
+        default_response_class=jsonbody.Body,
     )
 
     # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.

@@ -574,6 +574,16 @@ def _judge_call(
 ) -> None:
     truth, native = expected.truth.tensors, expected.native.tensors
     prefix = f"{k}."
+    # The floor depends only on whether a key is a gradient: two reductions per step, not one
+    # per check (each torch call trades the GIL, which under load costs more than the work).
+    floors: dict[bool, float] = {}
+
+    def floor_of(key: str) -> float:
+        grad = key.startswith(prefix + "grad.")
+        if grad not in floors:
+            floors[grad] = _floor_for(case, key)
+        return floors[grad]
+
     outputs = sorted(key for key in truth if key.startswith(prefix + "output"))
     for key in outputs:
         target = key.removeprefix(prefix)
@@ -613,7 +623,9 @@ def _judge_call(
             )
         learner[key] = out
         judgement.checks.append(
-            _value_check(check, target, k, out, ref_out, native.get(key), case, spec, key)
+            _value_check(
+                check, target, k, out, ref_out, native.get(key), case, spec, key, floor_of(key)
+            )
         )
     n_inputs = len(step.inputs)
     for i, original in enumerate(step.inputs):
@@ -671,7 +683,9 @@ def _judge_call(
             continue
         learner[key] = theirs
         judgement.checks.append(
-            _value_check(check, target, k, theirs, ref_grad, native.get(key), case, spec, key)
+            _value_check(
+                check, target, k, theirs, ref_grad, native.get(key), case, spec, key, floor_of(key)
+            )
         )
     for key, ref_buf in truth.items():
         if not key.startswith(prefix + "buffer."):
@@ -696,7 +710,9 @@ def _judge_call(
             continue
         learner[key] = theirs
         judgement.checks.append(
-            _value_check(check, target, k, theirs, ref_buf, native.get(key), case, spec, key)
+            _value_check(
+                check, target, k, theirs, ref_buf, native.get(key), case, spec, key, floor_of(key)
+            )
         )
 
 
@@ -715,8 +731,10 @@ def _value_check(
     case: Case,
     spec: ExerciseSpec,
     key: str,
+    floor: float,
 ) -> Check:
-    cmp = compare(actual, truth, native, case.dtype, spec.tolerance_scale, _floor_for(case, key))
+    """``floor``: ``_floor_for(case, key)``."""
+    cmp = compare(actual, truth, native, case.dtype, spec.tolerance_scale, floor)
     if cmp.passed:
         message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
     elif cmp.nonfinite:

@@ -15,13 +15,13 @@ from random import Random
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from api import interview_records as records
 from api.catalog import Lang
 from api.deps import AppDep, CurrentUser, RowId, SessionDep
 from api.interviews import MAX_MINUTES
+from api.jsonbody import Body
 from api.models import Interview, SubmissionCreate
 from api.questions import TOPICS, AnswerShapeError, Topic
 from api.routes.questions import shape_error_detail
@@ -199,7 +199,7 @@ def create_interview_submission(
     ctx: AppDep,
     user: CurrentUser,
     session: SessionDep,
-) -> records.SubmissionRecorded | JSONResponse:
+) -> records.SubmissionRecorded | Body:
     """Submit code for a coding item: graded as usual, answered with passed / not passed only."""
     assert user.id is not None
     now = _now()
@@ -214,7 +214,7 @@ def create_interview_submission(
         # Not graded (grader busy or broken): pass the refusal on, without the submission id,
         # and record nothing, so the learner simply submits again.
         headers = {k: v for k, v in graded.headers.items() if k.lower() == "retry-after"}
-        return JSONResponse(
+        return Body(
             {"detail": outcome.get("detail", "Not graded")},
             status_code=graded.status_code,
             headers=headers,
@@ -229,11 +229,11 @@ def create_interview_submission(
     )
     if graded.status_code == 202:
         # Queue mode: accepted, verdict to come; the report reads it from the submission row.
-        return JSONResponse(recorded.model_dump(mode="json"), status_code=202)
+        return Body(recorded.model_dump(mode="json"), status_code=202)
     return recorded
 
 
-def _submission_id(graded: JSONResponse, outcome: dict[str, Any]) -> int:
+def _submission_id(graded: Body, outcome: dict[str, Any]) -> int:
     """The id of the submission just made: in the body of a verdict, or (queue mode, 202) in
     the body or the ``Location`` to poll, ``/submissions/{id}``."""
     if isinstance(outcome.get("id"), int):

@@ -5,7 +5,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import JSONResponse
 from sqlmodel import Session
 
 from api import interview_records, plaintext, submissions, submitting
@@ -14,6 +13,7 @@ from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, Sessio
 from api.fairness import Throttled
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
+from api.jsonbody import Body
 from api.models import Submission, SubmissionCreate, User
 from api.routes.users import learner_lang
 from api.verdict_i18n import render
@@ -37,7 +37,7 @@ def create_submission(
     session: SessionDep,
     ctx: AppDep,
     lang: Lang | None = None,
-) -> JSONResponse:
+) -> Body:
     """Grade the code and answer with the verdict, unless a running mock interview asks this
     exercise: then it is a 409 pointing there, so its feedback cannot be had around it.
 
@@ -66,7 +66,7 @@ def grade_submission(
     ctx: AppContext,
     *,
     lang: Lang | None = None,
-) -> JSONResponse:
+) -> Body:
     """Grade the code in the sandbox and answer with the verdict: synchronously (~tens of ms)
     when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``."""
     assert user.id is not None
@@ -88,14 +88,14 @@ def grade_submission(
                 verdict = ctx.grader.grade(code, exercise.spec)
             except GradingLost as exc:
                 row = submissions.fail(session, row=row, reason=f"not graded: {exc}")
-                return JSONResponse(
+                return Body(
                     {"detail": f"Grading did not finish ({exc}); please resubmit", "id": row.id},
                     status_code=503,
                     headers={"Retry-After": "1"},
                 )
             except PoolBusy:
                 row = submissions.fail(session, row=row, reason="not graded: the grader was busy")
-                return JSONResponse(
+                return Body(
                     {"detail": "The grader is busy; please resubmit shortly", "id": row.id},
                     status_code=503,
                     headers={"Retry-After": "2"},
@@ -105,7 +105,7 @@ def grade_submission(
                 row = submissions.fail(
                     session, row=row, reason=f"grading failed: {type(exc).__name__}"
                 )
-                return JSONResponse(
+                return Body(
                     {"detail": "Grading failed on the server; your code was saved", "id": row.id},
                     status_code=500,
                 )
@@ -121,7 +121,7 @@ def grade_submission(
     row = recorded or _reread(session, row)
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
-    return JSONResponse(render(submissions.public(row), shown), status_code=201)
+    return Body(render(submissions.public(row), shown), status_code=201)
 
 
 def _reread(session: Session, row: Submission) -> Submission:
@@ -137,7 +137,7 @@ def _enqueue_submission(
     ctx: AppContext,
     asked: Lang | None,
     lang: Lang,
-) -> JSONResponse:
+) -> Body:
     """Queue mode: store the row `queued`, send the task, wait a bounded time for the notice.
 
     The row is on record before the task exists, so whatever fails after (the broker, this
@@ -161,16 +161,16 @@ def _enqueue_submission(
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
     if row.state == "done":
-        return JSONResponse(render(submissions.public(row), lang), status_code=201)
+        return Body(render(submissions.public(row), lang), status_code=201)
     if row.state == "grader_failed":
-        return JSONResponse(
+        return Body(
             {"detail": f"Grading did not finish ({row.message}); please resubmit", "id": row.id},
             status_code=503,
             headers={"Retry-After": "1"},
         )
     # The poll path keeps a language asked for here (else the learner's preference applies).
     location = f"/submissions/{row.id}" + (f"?lang={asked}" if asked else "")
-    return JSONResponse(
+    return Body(
         render(submissions.public(row), lang),
         status_code=202,
         headers={"Location": location, "Retry-After": "1"},
