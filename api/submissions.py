@@ -170,9 +170,14 @@ def list_for(session: Session, *, user_id: int, exercise: str | None) -> list[Su
     return list(session.exec(query.order_by(col(Submission.id).desc()).limit(200)))
 
 
-def public(row: Submission) -> dict[str, Any]:
+def public(row: Submission, *, just_recorded: bool = False) -> dict[str, Any]:
+    """The submission as the API shows it, every field bounded.
+
+    ``just_recorded``: the row's result is what ``finish`` bounded and wrote a moment ago, so
+    it is not walked a second time (a thousand nodes on every submission). A row read back
+    later may predate the bound, and is."""
     result = row.result if isinstance(row.result, dict) else {}
-    text = plaintext.bounded
+    text = _as_recorded if just_recorded else plaintext.bounded
     return {
         "id": row.id,
         "exercise": row.exercise,
@@ -193,6 +198,10 @@ def public(row: Submission) -> dict[str, Any]:
         "created_at": _iso(row.created_at),
         "completed_at": _iso(row.completed_at),
     }
+
+
+def _as_recorded(value: Any) -> Any:
+    return value
 
 
 def withheld(view: dict[str, Any]) -> dict[str, Any]:

@@ -118,10 +118,11 @@ def grade_submission(
     assert row.id is not None
     recorded = submitting.record(session, submission_id=row.id, exercise=exercise, verdict=verdict)
     # None only if start-up recovery graded this very row first: its verdict stands.
-    row = recorded or _reread(session, row)
+    if recorded is None:
+        return Body(render(submissions.public(_reread(session, row)), shown), status_code=201)
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
-    return Body(render(submissions.public(row), shown), status_code=201)
+    return Body(render(submissions.public(recorded, just_recorded=True), shown), status_code=201)
 
 
 def _reread(session: Session, row: Submission) -> Submission:
