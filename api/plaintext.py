@@ -84,25 +84,16 @@ def _bound(value: Any, text: int, items: int, depth: int) -> Any:
 
 
 def _bound_other(value: Any, text: int, items: int, depth: int) -> Any:
+    """Anything but the exact JSON types: None and bools as they are, subclasses (an IntEnum, a
+    str or dict subclass, a tuple) as their base type, any other object as its text."""
     if value is None or isinstance(value, bool):
         return value
-    if isinstance(value, str):
-        return capped(value, text)
-    if isinstance(value, int):
-        return value if _INT_LOW <= value < _INT_HIGH else None
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if depth >= MAX_DEPTH:
-        return None
+    base: type[Any]
+    for base in (str, int, float, dict):
+        if isinstance(value, base):
+            return _bound(base(value), text, items, depth)
     if isinstance(value, list | tuple):
-        return [_bound(v, text, items, depth + 1) for v in value[:items]]
-    if isinstance(value, dict):
-        out = {}
-        for i, (k, v) in enumerate(value.items()):
-            if i >= items:
-                break
-            out[capped(k, 200)] = _bound(v, text, items, depth + 1)
-        return out
+        return _bound(list(value[:items]), text, items, depth)
     return capped(value, text)
 
 
