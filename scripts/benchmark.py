@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -232,6 +233,62 @@ def per_exercise(server: Server, n: int) -> None:
             print(f"  {slug:<22} {p50:>8.1f} {p90:>8.1f}  {cpu}")
 
 
+def _throughput_round(repo: Path, concurrent: int, per_client: int) -> tuple[float, ...]:
+    """One server from ``repo``, warmed, then ``concurrent`` clients: (verdicts/s, service ms,
+    pool ms, load generator ms), CPU per verdict."""
+    limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_other(repo, Path(tmp), **limits)
+        try:
+            tokens = [server.new_learner(f"client{i}") for i in range(concurrent)]
+            with server.client(tokens[0]) as client:
+                for _ in range(10):
+                    submit(client)
+            meter = CpuMeter(server.process.pid)
+
+            def client_run(token: str) -> int:
+                with server.client(token) as c:
+                    for _ in range(per_client):
+                        submit(c)  # a failure ends the round: figures of a broken build mislead
+                return per_client
+
+            start, client_start = time.perf_counter(), time.process_time()
+            with ThreadPoolExecutor(concurrent) as ex:
+                done = sum(ex.map(client_run, tokens))
+            wall = time.perf_counter() - start
+            generator = (time.process_time() - client_start) * 1000 / done
+            time.sleep(0.5)  # the last slot servers exit and are reaped
+            service, pool = meter.per_verdict(done)
+            return done / wall, service, pool, generator
+        finally:
+            stop_server(server)
+
+
+def interleaved(repos: list[Path], rounds: int, concurrent: int, per_client: int) -> None:
+    """The throughput run only, each checkout in turn, ``rounds`` times; then the medians.
+
+    On a shared or virtual machine one run of a build varies by 15% and more (whatever the
+    neighbours do): builds are compared by rounds that alternate, not by runs taken apart."""
+    rows: dict[Path, list[tuple[float, ...]]] = {repo: [] for repo in repos}
+    width = max(len(str(repo)) for repo in repos)
+
+    def line(label: str, repo: Path, f: Sequence[float]) -> str:
+        return (
+            f"  {label:<8} {repo!s:<{width}}  {f[0]:5.1f} verdicts/s, CPU per verdict "
+            f"{f[1] + f[2]:5.1f} ms (service {f[1]:4.1f}, pool {f[2]:4.1f}), "
+            f"load generator {f[3]:3.1f} ms"
+        )
+
+    print(f"throughput, {concurrent} clients x {per_client}, {rounds} interleaved rounds:")
+    for r in range(rounds):
+        for repo in repos:
+            figures = _throughput_round(repo, concurrent, per_client)
+            rows[repo].append(figures)
+            print(line(f"round {r + 1}", repo, figures), flush=True)
+    for repo, got in rows.items():
+        print(line("median", repo, [statistics.median(f[i] for f in got) for i in range(4)]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -252,7 +309,19 @@ def main() -> None:
         metavar="N",
         help="instead: N sequential submissions of every exercise's worked solution, one table",
     )
+    parser.add_argument(
+        "--interleave",
+        type=Path,
+        nargs="+",
+        metavar="PATH",
+        help="instead: the throughput run of each checkout in turn (. is this one), --rounds times",
+    )
+    parser.add_argument("--rounds", type=int, default=4, help="rounds for --interleave")
     args = parser.parse_args()
+    if args.interleave:
+        repos = [p.resolve() for p in args.interleave]
+        interleaved(repos, args.rounds, args.concurrent, args.per_client)
+        return
     limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
 
     with tempfile.TemporaryDirectory() as tmp:
