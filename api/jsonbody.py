@@ -3,8 +3,9 @@
 A verdict is a tree of tens of KiB (a check per case and target, each in two languages) that is
 encoded up to three times per submission: to measure it against its bound, into its database
 column, and into the response. The standard library's encoder was about a tenth of the
-service's Python time under load (sampled); orjson does the same work in a fraction of that. It also writes
-UTF-8 rather than ``\\uXXXX`` escapes, so the Chinese half of a stored verdict is half the size.
+service's Python time under load (sampled); orjson does the same work in a fraction of that.
+It also writes UTF-8 rather than ``\\uXXXX`` escapes, so the Chinese half of a stored verdict
+is half the size.
 
 Where it differs from ``json.dumps``: a non-finite float becomes ``null`` (JSON has no NaN; the
 standard encoder writes an invalid ``NaN`` into a column and refuses it in a response with a
