@@ -7,6 +7,7 @@ sandbox slot, and decides the verdict in this (trusted) process.
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from collections.abc import Iterable
 
@@ -22,6 +23,13 @@ class Grader:
     def __init__(self, pool: GraderPool, *, time_limit: float = 5.0) -> None:
         self.pool = pool
         self.time_limit = time_limit
+        # One grading at a time computes in this process (drawing, the reference, the decision)
+        # while the others' submissions run in the sandbox. torch releases the GIL around every
+        # kernel, so with many request threads computing at once each release hands the
+        # interpreter to another thread: a futex wake and a context switch per operation,
+        # thousands per verdict. Taking turns measured 3 ms less CPU per verdict in this process
+        # (and 2 ms less in the pool) with 16 clients; alone it never waits.
+        self._turn = threading.Lock()
 
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
         """Run each spec's reference once, so the first learner does not pay for lazy imports."""
@@ -53,39 +61,42 @@ class Grader:
             )
         seed = secrets.randbits(31) if seed is None else seed
         gen = torch.Generator().manual_seed(seed)
-        cases = spec.make_cases(gen)
-        job = harness.encode_job(
-            code=code,
-            class_name=spec.class_name,
-            banned=spec.banned,
-            cases=cases,
-            kind=spec.kind,
-            functions=spec.functions,
-        )
+        with self._turn:
+            cases = spec.make_cases(gen)
+            job = harness.encode_job(
+                code=code,
+                class_name=spec.class_name,
+                banned=spec.banned,
+                cases=cases,
+                kind=spec.kind,
+                functions=spec.functions,
+            )
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit)
         # The reference runs here, in the trusted process, while the child runs the submission.
         try:
-            expected = [verdict.expected_outcome(spec.reference, case, spec) for case in cases]
+            with self._turn:
+                expected = [verdict.expected_outcome(spec.reference, case, spec) for case in cases]
         finally:
             referenced = time.perf_counter()
             raw = self.pool.result(ticket)
         if raw.lost:
             raise GradingLost(raw.lost)
         ran = time.perf_counter()
-        result = verdict.decide(
-            spec,
-            cases,
-            body=raw.body,
-            timed_out=raw.timed_out,
-            truncated=raw.truncated,
-            signal=raw.signal,
-            time_limit=self.time_limit,
-            expected=expected,
-        )
-        # The fix suggested must fit how the code was written: read from its source here.
-        result.diagnosis = advice.advise(result.diagnosis, spec, code)
-        verdict_zh.fill(result, cases)
+        with self._turn:
+            result = verdict.decide(
+                spec,
+                cases,
+                body=raw.body,
+                timed_out=raw.timed_out,
+                truncated=raw.truncated,
+                signal=raw.signal,
+                time_limit=self.time_limit,
+                expected=expected,
+            )
+            # The fix suggested must fit how the code was written: read from its source here.
+            result.diagnosis = advice.advise(result.diagnosis, spec, code)
+            verdict_zh.fill(result, cases)
         result.seed = seed
         result.timings_ms = {
             "draw": _ms(started, drawn),
