@@ -112,6 +112,7 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
         try:
             os.close(job_w)
             os.close(result_r)
+            _batch_policy()
             sandbox.lock_down(slot=slot, keep_fds=[job_r, result_w], profile=profile, limits=limits)
             tripwire.arm()  # from now on the harness's guard removes banned kernels for good
             job = _read_to_eof(job_r)
@@ -123,6 +124,17 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
     os.close(job_r)
     os.close(result_w)
     return _Child(pid, job_w, result_r)
+
+
+def _batch_policy() -> None:
+    """A learner's child runs under SCHED_BATCH: a CPU-bound job that does not preempt the
+    service's threads when it wakes, so the service (one process, one GIL, a thread that must
+    not stall while it holds the GIL) keeps its core. Measured with 16 clients on 2 cores, three
+    interleaved rounds: 37.5 -> 38.5 verdicts/s, CPU per verdict 48.6 -> 47.2 ms. A scheduling
+    hint, not a sandbox layer: where the call fails nothing else changes. The child cannot undo
+    it: seccomp allows no sched_setscheduler."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
 @dataclass(frozen=True)

@@ -106,3 +106,27 @@ def test_a_slot_server_keeps_no_learner_data_between_jobs(grader: Grader) -> Non
     # The same slot server grades the next job (it is not single-use any more).
     assert grader.grade(solution, spec).status == "passed"
     assert _children(zygote) == [server]
+
+
+def test_a_learners_child_runs_as_batch_work_and_cannot_change_that(grader: Grader) -> None:
+    """SCHED_BATCH keeps a child from preempting the service's threads (api/grading/zygote.py);
+    the child sees its policy and seccomp refuses to change it back."""
+    spec = load_catalog(REPO / "exercises")["layer_norm"].spec
+    solution = (REPO / "solutions" / "layer_norm.py").read_text()
+    head, sep, rest = solution.partition("    def forward(")
+    signature, newline, body = rest.partition("\n")
+    probe = (
+        "        import os\n"
+        "        print('policy', os.sched_getscheduler(0))\n"
+        "        try:\n"
+        "            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))\n"
+        "            print('reset allowed')\n"
+        "        except OSError as exc:\n"
+        "            print('reset refused', exc.errno)\n"
+    )
+    assert sep and newline
+    verdict = grader.grade(f"{head}{sep}{signature}{newline}{probe}{body}", spec)
+    assert verdict.status == "passed", verdict.message
+    assert f"policy {os.SCHED_BATCH}" in verdict.stdout
+    if os.environ.get("ADDNORM_SANDBOX", "strict") == "strict":  # seccomp is one of its layers
+        assert "reset refused" in verdict.stdout and "reset allowed" not in verdict.stdout
