@@ -151,21 +151,12 @@ def record_verdict(
 
     Does not commit: the caller commits it together with the verdict it comes from."""
     assert submission.id is not None and submission.verdict is not None
-    # The card was last rated Good or Hard at the last pass: the failures since then make this
-    # pass Hard, and so do hints or the worked solution shown since. Two indexed lookups, not a
-    # read of every earlier verdict (a learner may have hundreds on one exercise).
-    last = hints.last_pass(
-        session, user_id=user_id, exercise=exercise.slug, before_id=submission.id
-    )
-    failures = submissions.count_done(
-        session,
-        user_id=user_id,
-        exercise=exercise.slug,
-        after_id=last.id if last is not None else 0,
-        before_id=submission.id,
-    )
-    help_taken = hints.taken_since(
-        session, user_id=user_id, exercise=exercise.slug, since=last.at if last else None
+    # Any verdict but a pass rates Again whatever came before: the lookups are for passes only,
+    # and most submissions do not pass.
+    rating = (
+        _rate_pass(session, user_id=user_id, exercise=exercise.slug, submission_id=submission.id)
+        if submission.verdict == "passed"
+        else review.rate_exercise(submission.verdict, previous_failures=0)
     )
     _rate(
         session,
@@ -173,9 +164,30 @@ def record_verdict(
         kind="exercise",
         item_id=exercise.slug,
         topic=exercise.meta.topic,
-        rating=review.rate_exercise(submission.verdict, failures, help_taken),
+        rating=rating,
         now=now,
     )
+
+
+def _rate_pass(
+    session: Session, *, user_id: int, exercise: str, submission_id: int
+) -> review.Rating:
+    """How a pass rates: the card was last rated Good or Hard at the last pass, so the failures
+    since then make this pass Hard, and so do hints or the worked solution shown since. Two
+    indexed lookups, not a read of every earlier verdict (a learner may have hundreds on one
+    exercise)."""
+    last = hints.last_pass(session, user_id=user_id, exercise=exercise, before_id=submission_id)
+    failures = submissions.count_done(
+        session,
+        user_id=user_id,
+        exercise=exercise,
+        after_id=last.id if last is not None else 0,
+        before_id=submission_id,
+    )
+    help_taken = hints.taken_since(
+        session, user_id=user_id, exercise=exercise, since=last.at if last else None
+    )
+    return review.rate_exercise("passed", failures, help_taken)
 
 
 def _cards(session: Session, user_id: int) -> list[ReviewCard]:

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from sqlalchemy import func, update
 from sqlalchemy.orm import QueryableAttribute, defer
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from api import plaintext
@@ -25,10 +26,8 @@ from api.models import Submission, utcnow
 # For queries that read submissions' state and outcome only (progress, mastery, streaks): the
 # stored code and verdict (tens of KiB of JSON each, in both languages) stay in the database
 # instead of being loaded and decoded for every submission the learner ever made.
-SUMMARY_ONLY = (
-    defer(cast(QueryableAttribute[Any], Submission.result)),
-    defer(cast(QueryableAttribute[Any], Submission.code)),
-)
+_VERDICT_DEFERRED = defer(cast(QueryableAttribute[Any], Submission.result))
+SUMMARY_ONLY = (_VERDICT_DEFERRED, defer(cast(QueryableAttribute[Any], Submission.code)))
 
 OPEN_STATES = ("queued", "grading")
 
@@ -48,8 +47,11 @@ def start(
         attempts=0 if queued else 1,
     )
     session.add(row)
-    session.commit()
+    session.flush()
     session.refresh(row)
+    # Read back before the commit, not after: a read after it would begin a new transaction
+    # that holds one of the pool's connections for as long as the code is graded.
+    session.commit()
     return row
 
 
@@ -84,15 +86,27 @@ def _take_open(
     A guarded UPDATE is the lock: PostgreSQL makes a concurrent writer wait for this
     transaction and then re-check the guard (the row is no longer open), SQLite serialises
     writers outright. So of two gradings of one submission exactly one records its outcome."""
+    values = {"completed_at": utcnow(), **(outcome or {})}
     taken = session.execute(
         update(Submission)
         .where(col(Submission.id) == submission_id, col(Submission.state).in_(OPEN_STATES))
-        .values(completed_at=utcnow(), **(outcome or {}))
+        .values(**values),
+        # The row is read back below: no need for the ORM to find and update it in the session.
+        execution_options={"synchronize_session": False},
     )
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         return None
-    return session.get(Submission, submission_id, populate_existing=True)
+    if "result" not in values:
+        return session.get(Submission, submission_id, populate_existing=True)
+    # Read back without the verdict: it is what was just written (tens of KiB of JSON that would
+    # otherwise be decoded again).
+    row = session.get(
+        Submission, submission_id, populate_existing=True, options=[_VERDICT_DEFERRED]
+    )
+    if row is not None:
+        set_committed_value(row, "result", values["result"])
+    return row
 
 
 def finish(session: Session, *, submission_id: int, verdict: Verdict) -> Submission | None:
@@ -153,8 +167,9 @@ def fail(session: Session, *, row: Submission, reason: str) -> Submission:
     row.message = plaintext.capped(reason, plaintext.MAX_MESSAGE)
     row.completed_at = utcnow()
     session.add(row)
+    session.flush()
+    session.refresh(row)  # before the commit, as in ``start``: no transaction is left open
     session.commit()
-    session.refresh(row)
     return row
 
 

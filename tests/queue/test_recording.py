@@ -19,7 +19,7 @@ from api import db, submissions, submitting
 from api.catalog import Exercise, load_catalog
 from api.config import REPO_ROOT
 from api.fairness import SharedGradingLimits, Throttled
-from api.grading.verdict import Verdict
+from api.grading.verdict import Check, Verdict
 from api.models import ReviewCard, Submission, User
 from tests.services import SYSTEM_REDIS
 
@@ -123,6 +123,43 @@ def test_claim_counts_attempts_and_refuses_a_row_with_an_outcome(
         assert submissions.claim(session, submission_id=sid) is None
         assert submissions.close(session, submission_id=sid, reason="late") is None
         assert submissions.open_rows(session) == []
+
+
+def test_no_connection_is_held_while_a_submission_is_graded(engine: Engine) -> None:
+    """Between ``start`` and ``record`` the code is graded, for up to the time limit. ``start``
+    used to read the row back after its commit, which began a transaction that held one of the
+    pool's connections all that time: with 16 learners submitting at once, all 15 connections
+    SQLAlchemy's default pool allows were open."""
+    user_id, _ = new_submission(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        row = submissions.start(session, user_id=user_id, exercise="layer_norm", code="x = 1")
+        assert (row.id, row.state, row.code) != (None, "grading", None)  # read back, usable
+        assert not session.in_transaction() and engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        failed = submissions.fail(session, row=row, reason="not graded: the grader was busy")
+        assert failed.state == "grader_failed" and failed.message.startswith("not graded")
+        assert not session.in_transaction() and engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_a_recorded_row_shows_what_was_stored(engine: Engine, layer_norm: Exercise) -> None:
+    """``finish`` does not read the verdict it wrote back (tens of KiB of JSON): the row it
+    returns must still say exactly what the database holds."""
+    _, sid = new_submission(engine, queued=False)
+    checks = [
+        Check(case=f"case {i}", description="", target="output", passed=i != 1, message="m")
+        for i in range(5)
+    ]
+    checks[1].max_abs_error = 0.1 + 0.2  # a float that must come back exactly as written
+    stored = Verdict(status="failed", message="differs on case 1", cases_total=5, checks=checks)
+    with Session(engine, expire_on_commit=False) as session:
+        shown = submitting.record(session, submission_id=sid, exercise=layer_norm, verdict=stored)
+    assert shown is not None
+    with Session(engine) as session:
+        row = session.get(Submission, sid)
+        assert row is not None
+        assert submissions.public(row) == submissions.public(shown, just_recorded=True)
+        assert row.result == shown.result and row.result["checks"][1]["passed"] is False
+        assert row.result["checks"][1]["max_abs_error"] == 0.1 + 0.2
+        assert (row.code, row.state, row.verdict) == (shown.code, "done", "failed")
 
 
 # -- limits shared by several API processes -----------------------------------------------------
