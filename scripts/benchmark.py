@@ -1,7 +1,9 @@
 """Grading benchmark: starts the service as the README does and prints, in one run,
 
 - submit-to-verdict latency over HTTP for a correct ``layer_norm`` (one client): p50/p90/p99;
-- verdicts per second with 16 concurrent clients, and how many requests failed;
+- verdicts per second with 16 concurrent clients, and how many requests failed; then again
+  with the clients submitting ``layer_norm``'s known mistakes, which a timed session sees more
+  of than correct code and which cost the service more (the diagnosis names the mistake);
 - the time of a fresh interpreter that imports torch and checks the same code, and the ratio;
 - the grader pool's memory (PSS of the zygote and its slot servers) under that load;
 - CPU time per verdict in both runs, split into the service process (HTTP, database, drawing
@@ -41,6 +43,12 @@ sys.path.insert(0, str(REPO))
 from tests.support import Server, free_port, start_server, stop_server  # noqa: E402
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
+# What most submissions of a timed session are: code with a known mistake in it. A failing
+# verdict costs the service more than a pass (the diagnosis runs the known mistakes on the
+# failing cases to name the learner's), so capacity is measured on these too.
+MISTAKES = [
+    p.read_text() for p in sorted((REPO / "exercises/layer_norm/variants").glob("failed_*.py"))
+]
 
 # What a grader without a warm pool does per submission: a new interpreter imports torch,
 # execs the learner's code and compares it with the reference on one input.
@@ -80,8 +88,10 @@ class Learner:
     def __exit__(self, *exc: object) -> None:
         self._connection.close()
 
-    def submit(self, slug: str = "layer_norm", code: str = SOLUTION) -> float:
-        """Submit ``code`` and check that it passed; the milliseconds to the verdict."""
+    def submit(
+        self, slug: str = "layer_norm", code: str = SOLUTION, expect: str = "passed"
+    ) -> float:
+        """Submit ``code`` and check its verdict is ``expect``; the milliseconds to it."""
         body = self._bodies.get((slug, code))
         if body is None:
             body = self._bodies[slug, code] = orjson.dumps({"code": code})
@@ -90,7 +100,7 @@ class Learner:
         response = self._connection.getresponse()
         answer = response.read()
         elapsed = (time.perf_counter() - start) * 1000
-        if response.status != 201 or orjson.loads(answer).get("verdict") != "passed":
+        if response.status != 201 or orjson.loads(answer).get("verdict") != expect:
             raise RuntimeError(f"{response.status}: {answer[:300]!r}")
         return elapsed
 
@@ -262,6 +272,39 @@ def per_exercise(server: Server, n: int) -> None:
             print(f"  {slug:<22} {p50:>8.1f} {p90:>8.1f}  {cpu}")
 
 
+def mistakes_run(server: Server, tokens: list[str], per_client: int) -> None:
+    """The throughput run again, each client submitting layer_norm's known mistakes in turn:
+    every answer must be 201 and ``failed``."""
+    meter = CpuMeter(server.process.pid)
+    failures: list[str] = []
+
+    def client_run(index: int) -> int:
+        done = 0
+        with Learner(server, tokens[index]) as learner:
+            for k in range(per_client):
+                code = MISTAKES[(index + k) % len(MISTAKES)]
+                try:
+                    learner.submit(code=code, expect="failed")
+                    done += 1
+                except Exception as exc:  # counted and reported, never hidden
+                    failures.append(str(exc))
+        return done
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(len(tokens)) as ex:
+        ok = sum(ex.map(client_run, range(len(tokens))))
+    wall = time.perf_counter() - start
+    time.sleep(0.5)  # the last slot servers exit and are reaped
+    print(
+        f"\nthroughput on known mistakes ({len(MISTAKES)} of layer_norm, in turn), "
+        f"{len(tokens)} clients x {per_client}:"
+    )
+    print(f"  {ok / wall:.1f} verdicts/s ({ok} in {wall:.1f} s), {len(failures)} failed")
+    print(cpu_line(meter, ok + len(failures)))
+    for f in failures[:3]:
+        print(f"  failure: {f}")
+
+
 def _throughput_round(repo: Path, concurrent: int, per_client: int) -> tuple[float, ...]:
     """One server from ``repo``, warmed, then ``concurrent`` clients: (verdicts/s, service ms,
     pool ms, load generator ms), CPU per verdict."""
@@ -428,6 +471,7 @@ def main() -> None:
             print(f"  zygote memory in huge pages: {huge_pages_mib(meter.zygote):.0f} MiB")
             for f in failures[:3]:
                 print(f"  failure: {f}")
+            mistakes_run(server, tokens, args.per_client)
         finally:
             stop_server(server)
 

@@ -253,13 +253,18 @@ def _ratio(cmp: Any) -> float:
     return float(cmp.max_abs) / max(float(cmp.allowed), 1e-300)
 
 
-def _relative(error: float, ref: torch.Tensor, floor: float) -> float:
-    """An error relative to the reference's magnitude: comparable across dtypes (a float64
-    case's tolerance is tiny, so errors in tolerances would always favour float64 cases)."""
+def _relative(error: float, magnitude: float, floor: float) -> float:
+    """An error relative to the reference's magnitude (``_magnitude``): comparable across dtypes
+    (a float64 case's tolerance is tiny, so errors in tolerances would always favour float64
+    cases)."""
     if not math.isfinite(error):
         return 1e6
-    scale = float(ref.detach().double().nan_to_num(nan=0.0, posinf=0.0, neginf=0.0).abs().max())
-    return error / max(scale, floor, 1e-12)
+    return error / max(magnitude, floor, 1e-12)
+
+
+def _magnitude(ref: torch.Tensor) -> float:
+    """The largest finite magnitude in a reference tensor."""
+    return float(ref.detach().double().nan_to_num(nan=0.0, posinf=0.0, neginf=0.0).abs().max())
 
 
 def _degenerate(actual: torch.Tensor, candidate: torch.Tensor, dtype: torch.dtype) -> bool:
@@ -307,6 +312,11 @@ def match_case(
     dtype = case.dtype
     found = CaseMatch(half=dtype in (torch.bfloat16, torch.float16))
     for key, actual in learner.items():
+        if found.contradicted:
+            # Contradicted once, the case is inconsistent with the mistake, and no caller reads
+            # more of an inconsistent case than that: the other checks are not compared (most
+            # mistakes tried are not the learner's).
+            break
         if key not in truth or truth[key].shape != actual.shape:
             found.contradicted += 1
             continue
@@ -335,7 +345,6 @@ def match_case(
         candidates = [truth[key]] + ([native[key]] if key in native else [])
         strength = 0.0
         informative = False
-        learner_vs_ref = math.inf
         if key in ref_truth:
             for c in candidates:
                 vs_ref = grading.compare(
@@ -343,15 +352,25 @@ def match_case(
                 )
                 if not vs_ref.passed:
                     informative = True
-                    strength = max(strength, _relative(vs_ref.max_abs, ref_truth[key], floor))
-            learner_vs_ref = grading.compare(
-                actual, ref_truth[key], None, dtype, scale, floor
-            ).max_abs
-        # Beyond tolerance but a hundred times nearer the mistake than the reference: the same
-        # mistake computed in another order (a wrong axis reduced in float32 two ways).
+                    # The same for every mistake tried: once per case and tensor.
+                    magnitude_key = ("magnitude", case.name, key)
+                    if magnitude_key not in cache:
+                        cache[magnitude_key] = _magnitude(ref_truth[key])
+                    error = _relative(vs_ref.max_abs, cache[magnitude_key], floor)
+                    strength = max(strength, error)
+        agree = any(c.passed for c in cmps)
         nearest = min(c.max_abs for c in cmps)
-        near = informative and math.isfinite(nearest) and nearest <= NEARER * learner_vs_ref
-        agree = near or any(c.passed for c in cmps)
+        if not agree and informative and math.isfinite(nearest):
+            # Beyond tolerance but a hundred times nearer the mistake than the reference: the
+            # same mistake computed in another order (a wrong axis reduced in float32 two ways).
+            # How far the learner is from the reference is the same whichever mistake is
+            # tried: computed once per case and tensor in a diagnosis.
+            learner_key = ("learner_vs_ref", case.name, key)
+            if learner_key not in cache:
+                cache[learner_key] = grading.compare(
+                    actual, ref_truth[key], None, dtype, scale, floor
+                ).max_abs
+            agree = nearest <= NEARER * cache[learner_key]
         found.informative += informative
         if agree:
             if informative:
