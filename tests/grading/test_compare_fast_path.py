@@ -133,6 +133,27 @@ def test_compare_gives_what_the_torch_formulation_gives(seed: int) -> None:
     assert finite > 100 and special > 50, (finite, special)  # both paths were exercised
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_compare_reads_strided_views_in_index_order(seed: int) -> None:
+    """A learner's output may be a transposed or sliced view: the worst element is named by
+    its index in the tensor, whatever the memory layout of either side."""
+    gen = torch.Generator().manual_seed(seed)
+    for _ in range(100):
+        actual, truth, native, kw = _draw(gen)
+        if actual.dim() < 2:
+            continue
+        views = [
+            (actual.transpose(0, -1).contiguous().transpose(0, -1), truth, native),
+            (actual, truth.transpose(0, -1).contiguous().transpose(0, -1), native),
+            (actual.flip(0), truth.flip(0), None if native is None else native.flip(0)),
+            (actual[..., ::2], truth[..., ::2], None if native is None else native[..., ::2]),
+        ]
+        for a, t, n in views:
+            want = torch_compare(a, t, n, kw["dtype"], kw["scale"], kw["floor"])
+            got = compare(a, t, n, kw["dtype"], kw["scale"], kw["floor"])
+            assert _same(got, want), (a, t, n, kw, got, want)
+
+
 def test_native_that_is_the_truth_adds_no_reference_error() -> None:
     truth = torch.tensor([1.0, 2.0], dtype=torch.float64)
     got = compare(truth.float(), truth, truth, torch.float32)
