@@ -305,9 +305,12 @@ def mistakes_run(server: Server, tokens: list[str], per_client: int) -> None:
         print(f"  failure: {f}")
 
 
-def _throughput_round(repo: Path, concurrent: int, per_client: int) -> tuple[float, ...]:
-    """One server from ``repo``, warmed, then ``concurrent`` clients: (verdicts/s, service ms,
-    pool ms, load generator ms), CPU per verdict."""
+def _throughput_round(
+    repo: Path, concurrent: int, per_client: int, mistakes: bool = False
+) -> tuple[float, ...]:
+    """One server from ``repo``, warmed, then ``concurrent`` clients submitting the worked
+    solution (or, with ``mistakes``, layer_norm's known mistakes in turn): (verdicts/s, service
+    ms, pool ms, load generator ms), CPU per verdict."""
     limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
     with tempfile.TemporaryDirectory() as tmp:
         server = start_other(repo, Path(tmp), **limits)
@@ -318,15 +321,20 @@ def _throughput_round(repo: Path, concurrent: int, per_client: int) -> tuple[flo
                     learner.submit()
             meter = CpuMeter(server.process.pid)
 
-            def client_run(token: str) -> int:
-                with Learner(server, token) as learner:
-                    for _ in range(per_client):
-                        learner.submit()  # a failure ends the round: a broken build misleads
+            def client_run(index: int) -> int:
+                with Learner(server, tokens[index]) as learner:
+                    for k in range(per_client):
+                        # A failure ends the round: a broken build misleads.
+                        if mistakes:
+                            code = MISTAKES[(index + k) % len(MISTAKES)]
+                            learner.submit(code=code, expect="failed")
+                        else:
+                            learner.submit()
                 return per_client
 
             start, client_start = time.perf_counter(), time.process_time()
             with ThreadPoolExecutor(concurrent) as ex:
-                done = sum(ex.map(client_run, tokens))
+                done = sum(ex.map(client_run, range(concurrent)))
             wall = time.perf_counter() - start
             generator = (time.process_time() - client_start) * 1000 / done
             time.sleep(0.5)  # the last slot servers exit and are reaped
@@ -336,7 +344,9 @@ def _throughput_round(repo: Path, concurrent: int, per_client: int) -> tuple[flo
             stop_server(server)
 
 
-def interleaved(repos: list[Path], rounds: int, concurrent: int, per_client: int) -> None:
+def interleaved(
+    repos: list[Path], rounds: int, concurrent: int, per_client: int, mistakes: bool = False
+) -> None:
     """The throughput run only, each checkout in turn, ``rounds`` times; then the medians.
 
     On a shared or virtual machine one run of a build varies by 15% and more (whatever the
@@ -351,10 +361,11 @@ def interleaved(repos: list[Path], rounds: int, concurrent: int, per_client: int
             f"load generator {f[3]:3.1f} ms"
         )
 
-    print(f"throughput, {concurrent} clients x {per_client}, {rounds} interleaved rounds:")
+    what = "known mistakes" if mistakes else "worked solution"
+    print(f"throughput ({what}), {concurrent} clients x {per_client}, {rounds} interleaved rounds:")
     for r in range(rounds):
         for repo in repos:
-            figures = _throughput_round(repo, concurrent, per_client)
+            figures = _throughput_round(repo, concurrent, per_client, mistakes)
             rows[repo].append(figures)
             print(line(f"round {r + 1}", repo, figures), flush=True)
     for repo, got in rows.items():
@@ -389,10 +400,15 @@ def main() -> None:
         help="instead: the throughput run of each checkout in turn (. is this one), --rounds times",
     )
     parser.add_argument("--rounds", type=int, default=4, help="rounds for --interleave")
+    parser.add_argument(
+        "--mistakes",
+        action="store_true",
+        help="with --interleave: submit layer_norm's known mistakes instead of the solution",
+    )
     args = parser.parse_args()
     if args.interleave:
         repos = [p.resolve() for p in args.interleave]
-        interleaved(repos, args.rounds, args.concurrent, args.per_client)
+        interleaved(repos, args.rounds, args.concurrent, args.per_client, args.mistakes)
         return
     limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
 
