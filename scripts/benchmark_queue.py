@@ -8,7 +8,9 @@ queueing by slowing its own arrivals. For each worker count and rate it prints:
 - queue wait p50/p99: from the row being stored (`queued`) to a worker beginning it;
 - submit-to-answer p50/p99 over HTTP (201 with the verdict, or 202 once the bounded wait ends);
 - verdicts/s: verdicts stored over the span from the first arrival to the last verdict;
-- how many answers were 201, 202, or failed; every verdict is checked to be `passed`.
+- how many answers were 201, 202, or failed; every verdict is checked to be `passed` (with
+  `--mistakes`, `failed`: the submissions are then `layer_norm`'s known mistakes in turn, which
+  a timed session sees more of than correct code, and which cost the worker more).
 
 Uses the machine's PostgreSQL (a database of its own, dropped afterwards) and Redis (a key
 prefix of its own). Figures, not assertions:
@@ -47,6 +49,9 @@ from tests.services import (  # noqa: E402
 from tests.support import Server, start_server, stop_server  # noqa: E402
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
+MISTAKES = [
+    p.read_text() for p in sorted((REPO / "exercises/layer_norm/variants").glob("failed_*.py"))
+]
 LEARNERS = 50
 
 
@@ -101,8 +106,11 @@ class Run:
     api_cpu_ms: float  # API CPU per submission
 
 
-def open_loop(server: Server, tokens: list[str], *, rate: float, duration: float) -> list[object]:
-    """Fire one submission every 1/rate s for `duration` s; each runs on its own thread."""
+def open_loop(
+    server: Server, tokens: list[str], *, rate: float, duration: float, codes: list[str]
+) -> list[object]:
+    """Fire one submission every 1/rate s for `duration` s, the codes in turn; each runs on
+    its own thread."""
     results: list[object] = []
     lock = threading.Lock()
     clients = [server.client(t) for t in tokens]
@@ -111,7 +119,7 @@ def open_loop(server: Server, tokens: list[str], *, rate: float, duration: float
         start = time.perf_counter()
         try:
             r = clients[i % len(clients)].post(
-                "/exercises/layer_norm/submissions", json={"code": SOLUTION}
+                "/exercises/layer_norm/submissions", json={"code": codes[i % len(codes)]}
             )
             outcome: object = (r.status_code, (time.perf_counter() - start) * 1000, r.json()["id"])
         except Exception as exc:  # a failed request is a figure here, not a crash
@@ -152,11 +160,11 @@ def settle(database_url: str, ids: list[int], timeout: float = 300) -> list[Subm
 
 def measure(
     server: Server, database_url: str, tokens: list[str], pool: list[Worker], *, rate: float,
-    duration: float,
+    duration: float, codes: list[str], expect: str,
 ) -> Run:  # fmt: skip
     cpu_before = sum(tree_cpu_seconds(w.process.pid) for w in pool)
     api_before = tree_cpu_seconds(server.process.pid)
-    results = open_loop(server, tokens, rate=rate, duration=duration)
+    results = open_loop(server, tokens, rate=rate, duration=duration, codes=codes)
     answers = [r for r in results if isinstance(r, tuple)]
     ids = [int(a[2]) for a in answers]
     rows = settle(database_url, ids)
@@ -181,7 +189,7 @@ def measure(
         http_ms=[float(a[1]) for a in answers],
         wait_ms=waits,
         verdicts=len(done),
-        wrong=sum(r.verdict != "passed" for r in done),
+        wrong=sum(r.verdict != expect for r in done),
         verdicts_per_s=len(done) / span if span > 0 else float("nan"),
         worker_cpu_ms=worker_cpu * 1000 / max(len(done), 1),
         api_cpu_ms=api_cpu * 1000 / max(len(results), 1),
@@ -195,7 +203,7 @@ def report(run: Run) -> None:
         f"queue wait p50={percentile(run.wait_ms, 50):.0f} ms "
         f"p99={percentile(run.wait_ms, 99):.0f} ms | "
         f"answer p50={percentile(run.http_ms, 50):.0f} ms p99={percentile(run.http_ms, 99):.0f} ms"
-        f" | verdicts={run.verdicts} (not passed: {run.wrong}) "
+        f" | verdicts={run.verdicts} (unexpected: {run.wrong}) "
         f"verdicts/s={run.verdicts_per_s:.1f} | CPU per verdict: worker "
         f"{run.worker_cpu_ms:.0f} ms, api {run.api_cpu_ms:.0f} ms",
         flush=True,
@@ -208,7 +216,11 @@ def main() -> None:
     parser.add_argument("--rates", default="10,20,30", help="arrival rates per second")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of arrivals")
     parser.add_argument("--verdict-wait", default="5", help="ADDNORM_VERDICT_WAIT_SECONDS")
+    parser.add_argument(
+        "--mistakes", action="store_true", help="submit layer_norm's known mistakes in turn"
+    )
     args = parser.parse_args()
+    codes, expect = (MISTAKES, "failed") if args.mistakes else ([SOLUTION], "passed")
     counts = [int(n) for n in args.workers.split(",")]
     rates = [float(r) for r in args.rates.split(",")]
     runs: list[Run] = []
@@ -235,11 +247,18 @@ def main() -> None:
                 while len(started) > count:
                     started.pop().stop()
                 # Warm-up: the first gradings of each worker pay for lazy imports.
-                open_loop(server, tokens, rate=5, duration=2)
+                open_loop(server, tokens, rate=5, duration=2, codes=codes)
                 time.sleep(2)
                 for rate in rates:
                     run = measure(
-                        server, database_url, tokens, started, rate=rate, duration=args.duration
+                        server,
+                        database_url,
+                        tokens,
+                        started,
+                        rate=rate,
+                        duration=args.duration,
+                        codes=codes,
+                        expect=expect,
                     )
                     report(run)
                     runs.append(run)
