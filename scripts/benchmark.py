@@ -40,15 +40,19 @@ import orjson
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.support import Server, free_port, start_server, stop_server  # noqa: E402
+from tests.support import (  # noqa: E402
+    Server,
+    free_port,
+    known_mistakes,
+    start_server,
+    stop_server,
+)
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 # What most submissions of a timed session are: code with a known mistake in it. A failing
 # verdict costs the service more than a pass (the diagnosis runs the known mistakes on the
 # failing cases to name the learner's), so capacity is measured on these too.
-MISTAKES = [
-    p.read_text() for p in sorted((REPO / "exercises/layer_norm/variants").glob("failed_*.py"))
-]
+MISTAKES = known_mistakes("layer_norm")
 
 # What a grader without a warm pool does per submission: a new interpreter imports torch,
 # execs the learner's code and compares it with the reference on one input.
@@ -272,6 +276,14 @@ def per_exercise(server: Server, n: int) -> None:
             print(f"  {slug:<22} {p50:>8.1f} {p90:>8.1f}  {cpu}")
 
 
+def submit_nth(learner: Learner, client: int, k: int, *, mistakes: bool) -> float:
+    """Client ``client``'s ``k``-th submission: the worked solution, or with ``mistakes`` the
+    known mistakes in turn (each client starting at its own), checked to fail."""
+    if mistakes:
+        return learner.submit(code=MISTAKES[(client + k) % len(MISTAKES)], expect="failed")
+    return learner.submit()
+
+
 def mistakes_run(server: Server, tokens: list[str], per_client: int) -> None:
     """The throughput run again, each client submitting layer_norm's known mistakes in turn:
     every answer must be 201 and ``failed``."""
@@ -282,9 +294,8 @@ def mistakes_run(server: Server, tokens: list[str], per_client: int) -> None:
         done = 0
         with Learner(server, tokens[index]) as learner:
             for k in range(per_client):
-                code = MISTAKES[(index + k) % len(MISTAKES)]
                 try:
-                    learner.submit(code=code, expect="failed")
+                    submit_nth(learner, index, k, mistakes=True)
                     done += 1
                 except Exception as exc:  # counted and reported, never hidden
                     failures.append(str(exc))
@@ -325,11 +336,7 @@ def _throughput_round(
                 with Learner(server, tokens[index]) as learner:
                     for k in range(per_client):
                         # A failure ends the round: a broken build misleads.
-                        if mistakes:
-                            code = MISTAKES[(index + k) % len(MISTAKES)]
-                            learner.submit(code=code, expect="failed")
-                        else:
-                            learner.submit()
+                        submit_nth(learner, index, k, mistakes=mistakes)
                 return per_client
 
             start, client_start = time.perf_counter(), time.process_time()

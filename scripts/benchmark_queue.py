@@ -46,12 +46,10 @@ from tests.services import (  # noqa: E402
     redis_prefix,
     start_worker,
 )
-from tests.support import Server, start_server, stop_server  # noqa: E402
+from tests.support import Server, known_mistakes, start_server, stop_server  # noqa: E402
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
-MISTAKES = [
-    p.read_text() for p in sorted((REPO / "exercises/layer_norm/variants").glob("failed_*.py"))
-]
+MISTAKES = known_mistakes("layer_norm")
 LEARNERS = 50
 
 

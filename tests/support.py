@@ -17,6 +17,13 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 
 
+def known_mistakes(slug: str = "layer_norm") -> list[str]:
+    """The sources of an exercise's failing known-mistake variants, in name order: what the
+    benchmarks submit as the failing code a timed session mostly sees."""
+    variants = sorted((REPO / "exercises" / slug / "variants").glob("failed_*.py"))
+    return [p.read_text() for p in variants]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
