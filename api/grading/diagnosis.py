@@ -38,6 +38,7 @@ import torch
 
 from api.grading import findings, harness
 from api.grading import verdict as grading  # compare() and the reference runs; see _api()
+from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Discrepancy, Finding, ScopedMistake
 from api.grading.scope import Condition, separate, zh_pad
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake
@@ -47,6 +48,26 @@ from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake
 MAX_DIAGNOSIS_CASES = 6
 MAX_SCOPE_CASES = 16
 MAX_MISTAKE_RUNS = 240
+
+
+class Memo(dict[tuple[Any, ...], Any]):
+    """What one diagnosis computed once and reads again, keyed by what it depends on. The
+    known mistakes' outcomes, which depend only on the cases, come from and go to ``outcomes``,
+    shared with the other verdicts graded on the same case set (``casesets``)."""
+
+    def __init__(self, outcomes: MistakeOutcomes | None = None) -> None:
+        super().__init__()
+        self.outcomes = outcomes
+
+    def shared(self, key: tuple[str, int, str]) -> tuple[bool, Any]:
+        """(found, outcome) of a known mistake on a case, from another verdict."""
+        return self.outcomes.lookup(key) if self.outcomes is not None else (False, None)
+
+    def share(self, key: tuple[str, int, str], outcome: Any) -> None:
+        if self.outcomes is not None:
+            self.outcomes.keep(key, outcome)
+
+
 # A check agrees with a mistake it is this many times nearer to than to the reference.
 NEARER = 0.01
 
@@ -282,7 +303,7 @@ def match_case(
     case: Case,
     learner: Mapping[str, torch.Tensor],
     reference: Any,
-    cache: dict[tuple[Any, ...], Any],
+    cache: Memo,
     form: int = 0,
 ) -> CaseMatch | None:
     """None when the mistake cannot run this case (it raised, or returned no output). ``form``
@@ -297,11 +318,17 @@ def match_case(
         if runs >= MAX_MISTAKE_RUNS:
             return None
         cache[("runs",)] = runs + 1
-        try:
-            factory = spec.factories(mistake.build)[form]
-            cache[key_] = grading.expected_outcome(factory, case, spec)
-        except Exception:
-            cache[key_] = None
+        # Counted even when another verdict on these cases ran it already: a diagnosis does not
+        # depend on which verdicts came before it.
+        shared, outcome = cache.shared(key_)
+        if not shared:
+            try:
+                factory = spec.factories(mistake.build)[form]
+                outcome = grading.expected_outcome(factory, case, spec)
+            except Exception:
+                outcome = None
+            cache.share(key_, outcome)
+        cache[key_] = outcome
     expected = cache[key_]
     if expected is None:
         return None
@@ -459,8 +486,12 @@ def _strongest(match: MistakeMatch, names: Sequence[str]) -> str | None:
 # --- the entry point ---------------------------------------------------------------------------
 
 
-def diagnose(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Result:
-    found = _diagnose_values(spec, judgements)
+def diagnose(
+    spec: ExerciseSpec,
+    judgements: Sequence[tuple[Case, Judged]],
+    outcomes: MistakeOutcomes | None = None,
+) -> Result:
+    found = _diagnose_values(spec, judgements, outcomes)
     if found.diagnosis is None:
         # Construction cases ("an unknown placement raises ValueError") carry no tensors: a
         # mistake is named there by constructing as the learner's code did.
@@ -491,7 +522,11 @@ def _construction(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) ->
     return None
 
 
-def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Result:
+def _diagnose_values(
+    spec: ExerciseSpec,
+    judgements: Sequence[tuple[Case, Judged]],
+    outcomes: MistakeOutcomes | None,
+) -> Result:
     failing = [(c, j) for c, j in judgements if not j.passed]
     if not failing:
         return Result()
@@ -512,7 +547,7 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
     comparable = [(c, j) for c, j in failing if j.learner and j.expected is not None]
     if not comparable:
         return Result()
-    cache: dict[tuple[Any, ...], Any] = {}
+    cache = Memo(outcomes)
     window = comparable[:MAX_DIAGNOSIS_CASES]
     names = [c.name for c, _ in window]
     matches = [
@@ -564,7 +599,9 @@ def _diagnose_values(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged
 
 
 def named_despite_errors(
-    spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]
+    spec: ExerciseSpec,
+    failing: Sequence[tuple[Case, Judged]],
+    outcomes: MistakeOutcomes | None = None,
 ) -> KnownMistake | None:
     """A known mistake that raises on some shapes and is silently wrong on others (a max taken
     without keepdim raises a size mismatch, except on a square matrix): named from the cases
@@ -573,7 +610,7 @@ def named_despite_errors(
     valued = [(c, j) for c, j in failing if j.error is None and j.learner and j.expected]
     if not valued:
         return None
-    cache: dict[tuple[Any, ...], Any] = {}
+    cache = Memo(outcomes)
     window = valued[:MAX_DIAGNOSIS_CASES]
     names = [c.name for c, _ in window]
     for i, mistake in enumerate(spec.mistakes):
@@ -622,7 +659,7 @@ def _match(
     mistake: KnownMistake,
     order: int,
     cases: Sequence[tuple[Case, Judged]],
-    cache: dict[tuple[Any, ...], Any],
+    cache: Memo,
     form: int = 0,
 ) -> MistakeMatch:
     found = MistakeMatch(mistake, order, {}, form)
@@ -640,7 +677,7 @@ def _extend(
     spec: ExerciseSpec,
     match: MistakeMatch,
     cases: Sequence[tuple[Case, Judged]],
-    cache: dict[tuple[Any, ...], Any],
+    cache: Memo,
 ) -> None:
     for case, j in cases:
         if case.name in match.cases:
@@ -693,7 +730,7 @@ def _partial(
     spec: ExerciseSpec,
     judgements: Sequence[tuple[Case, Judged]],
     comparable: Sequence[tuple[Case, Judged]],
-    cache: dict[tuple[Any, ...], Any],
+    cache: Memo,
 ) -> Result:
     """A mistake on a subset of cases, or the findings."""
     failing = list(comparable[:MAX_SCOPE_CASES])
@@ -757,7 +794,7 @@ def _best_part(
     left: Sequence[str],
     names: Sequence[str],
     by_name: Mapping[str, Case],
-    cache: dict[tuple[Any, ...], Any],
+    cache: Memo,
 ) -> tuple[MistakeMatch, list[str], Condition] | None:
     """The mistake that explains the most of ``left`` on cases one feature singles out."""
     candidates: list[tuple[int, int, MistakeMatch, list[str]]] = []

@@ -1,7 +1,8 @@
 """Drawing helpers shared by the exercise specs' ``make_cases``.
 
 Every random number comes from the ``torch.Generator`` the grader passes in (a fresh seed per
-submission), so a verdict can be reproduced from its seed. Values are drawn in float32 on the
+case set, which the submissions arriving together share: ``casesets``), so a verdict can be
+reproduced from its seed. Values are drawn in float32 on the
 CPU and then cast, so the same seed gives the same numbers whatever the case's dtype.
 """
 

@@ -6,7 +6,6 @@ sandbox slot, and decides the verdict in this (trusted) process.
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from collections.abc import Iterable
@@ -14,6 +13,7 @@ from collections.abc import Iterable
 import torch
 
 from api.grading import advice, harness, static, verdict, verdict_zh
+from api.grading.casesets import CaseSets
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
 from api.grading.verdict import Verdict
@@ -30,6 +30,7 @@ class Grader:
         # thousands per verdict. Taking turns, 16 clients, four interleaved rounds: 24.4 -> 22.9
         # ms of CPU per verdict in this process, 36.4 -> 37.4 verdicts/s; alone it never waits.
         self._turn = threading.Lock()
+        self.case_sets = CaseSets()
 
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
         """Run each spec's reference once, so the first learner does not pay for lazy imports."""
@@ -59,10 +60,9 @@ class Grader:
                     timings_ms={"total": _ms(started)},
                 )
             )
-        seed = secrets.randbits(31) if seed is None else seed
-        gen = torch.Generator().manual_seed(seed)
         with self._turn:
-            cases = spec.make_cases(gen)
+            case_set = self.case_sets.take(spec, seed)
+            cases = case_set.cases
             job = harness.encode_job(
                 code=code,
                 class_name=spec.class_name,
@@ -73,10 +73,13 @@ class Grader:
             )
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit)
-        # The reference runs here, in the trusted process, while the child runs the submission.
+        # The reference runs here, in the trusted process, while the child runs the submission
+        # (once per case set: the submissions sharing it find it done).
         try:
             with self._turn:
-                expected = [verdict.expected_outcome(spec.reference, case, spec) for case in cases]
+                expected = case_set.reference(
+                    lambda: [verdict.expected_outcome(spec.reference, c, spec) for c in cases]
+                )
         finally:
             referenced = time.perf_counter()
             raw = self.pool.result(ticket)
@@ -93,11 +96,12 @@ class Grader:
                 signal=raw.signal,
                 time_limit=self.time_limit,
                 expected=expected,
+                outcomes=case_set.outcomes,
             )
             # The fix suggested must fit how the code was written: read from its source here.
             result.diagnosis = advice.advise(result.diagnosis, spec, code)
             verdict_zh.fill(result, cases)
-        result.seed = seed
+        result.seed = case_set.seed
         result.timings_ms = {
             "draw": _ms(started, drawn),
             "reference": _ms(drawn, referenced),  # overlaps the sandbox run

@@ -31,6 +31,7 @@ import torch
 from pydantic import BaseModel
 
 from api.grading import diagnosis, harness, wire
+from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
 
@@ -817,8 +818,11 @@ def decide(
     signal: str | None,
     time_limit: float,
     expected: Sequence[Expected] | None = None,
+    outcomes: MistakeOutcomes | None = None,
 ) -> Verdict:
-    """The verdict on what the child answered. Never trusts the child's claims about itself."""
+    """The verdict on what the child answered. Never trusts the child's claims about itself.
+    ``outcomes``: the known mistakes' outcomes on these cases, shared by the verdicts graded on
+    them (``casesets``)."""
     if timed_out:
         return Verdict(
             status="timeout",
@@ -839,7 +843,7 @@ def decide(
             error={"detail": str(exc)[:200], "signal": signal},
         )
     try:
-        return _decide(spec, cases, header, tensors, expected)
+        return _decide(spec, cases, header, tensors, expected, outcomes)
     except Exception as exc:  # a forged answer we did not foresee: never a 5xx
         return Verdict(
             status="crashed",
@@ -854,6 +858,7 @@ def _decide(
     header: Mapping[str, Any],
     tensors: Mapping[str, torch.Tensor],
     expected: Sequence[Expected] | None,
+    outcomes: MistakeOutcomes | None,
 ) -> Verdict:
     stdout, stderr = str(header.get("stdout", ""))[:10000], str(header.get("stderr", ""))[:10000]
     base: dict[str, Any] = {"stdout": stdout, "stderr": stderr, "cases_total": len(cases)}
@@ -917,7 +922,7 @@ def _decide(
     if errored is not None:
         case, j = errored
         try:
-            named = diagnosis.named_despite_errors(spec, failing)
+            named = diagnosis.named_despite_errors(spec, failing, outcomes)
         except Exception:
             log.exception("diagnosis failed for %s", spec.slug)
             named = None
@@ -934,7 +939,7 @@ def _decide(
             **base,
         )
     try:
-        found = diagnosis.diagnose(spec, judgements)
+        found = diagnosis.diagnose(spec, judgements, outcomes)
     except Exception:  # naming the mistake is a bonus: a bug there must not cost the verdict
         log.exception("diagnosis failed for %s", spec.slug)
         found = diagnosis.Result()
