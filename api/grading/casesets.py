@@ -26,11 +26,12 @@ import torch
 
 from api.grading.spec import Case, ExerciseSpec
 
-# Long enough for a busy exercise to reuse a set many times (40 verdicts/s on one exercise is
-# one set per MAX_USES of them), short enough that a learner's next attempt, seconds later, is
-# graded on new cases.
+# Long enough for a busy exercise to reuse a set many times, short enough that a learner's next
+# attempt, seconds later, is graded on new cases. The first failing verdicts on a set run most of
+# the known mistakes' outcomes (layer_norm: about 140 runs over its first 16 verdicts, ~1 ms
+# each on a slow core), so a set is not retired for its uses before its age at ordinary rates.
 MAX_AGE = 2.0
-MAX_USES = 16
+MAX_USES = 64
 # The known mistakes' outcomes kept across every live set. A failing verdict runs up to a few
 # hundred of them; the whole catalogue's, on one draw of each exercise, is about 180 MiB.
 OUTCOME_BUDGET_BYTES = 64 * 1024 * 1024
