@@ -36,10 +36,8 @@ MAX_USES = 64
 # hundred of them; the whole catalogue's, on one draw of each exercise, is about 180 MiB.
 OUTCOME_BUDGET_BYTES = 64 * 1024 * 1024
 
-OutcomeKey = tuple[str, int, str]  # (mistake name, form, case name)
 
-
-def _bytes_of(outcome: Any) -> int:
+def nbytes(outcome: Any) -> int:
     """The tensors' storage an ``Expected`` keeps alive (``truth`` may be ``native`` itself)."""
     seen: set[int] = set()
     total = 0
@@ -59,27 +57,28 @@ class _Budget:
 
 @dataclass
 class MistakeOutcomes:
-    """The known mistakes' outcomes on one set's cases, within the grader's byte budget.
-
-    ``None`` stored for a key means the mistake raised on that case (also worth keeping)."""
+    """The known mistakes' outcomes on one set's cases, and what follows from them and the
+    reference alone (how far each is from the reference), within the grader's byte budget.
+    Keys are the diagnosis's: ``(mistake name, form, case name)`` for an outcome, ``None`` kept
+    for one that raised."""
 
     _budget: _Budget
-    _kept: dict[OutcomeKey, Any] = field(default_factory=dict)
+    _kept: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     _bytes: int = 0
     # A retired set may still serve a verdict in flight: it keeps nothing more once released.
     _released: bool = False
 
-    def lookup(self, key: OutcomeKey) -> tuple[bool, Any]:
+    def lookup(self, key: tuple[Any, ...]) -> tuple[bool, Any]:
         """(found, outcome)."""
         if key in self._kept:
             return True, self._kept[key]
         return False, None
 
-    def keep(self, key: OutcomeKey, outcome: Any) -> None:
-        size = 0 if outcome is None else _bytes_of(outcome)
+    def keep(self, key: tuple[Any, ...], value: Any, size: int) -> None:
+        """``size``: the bytes ``value`` keeps alive (its tensors' storage)."""
         if self._released or self._budget.used + size > self._budget.limit:
             return  # computed again by the next verdict that needs it: slower, never wrong
-        self._kept[key] = outcome
+        self._kept[key] = value
         self._bytes += size
         self._budget.used += size
 

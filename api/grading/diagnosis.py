@@ -32,11 +32,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import torch
 
-from api.grading import findings, harness
+from api.grading import casesets, findings, harness
 from api.grading import verdict as grading  # compare() and the reference runs; see _api()
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Discrepancy, Finding, ScopedMistake
@@ -51,21 +52,32 @@ MAX_MISTAKE_RUNS = 240
 
 
 class Memo(dict[tuple[Any, ...], Any]):
-    """What one diagnosis computed once and reads again, keyed by what it depends on. The
-    known mistakes' outcomes, which depend only on the cases, come from and go to ``outcomes``,
-    shared with the other verdicts graded on the same case set (``casesets``)."""
+    """What one diagnosis computed once and reads again, keyed by what it depends on. What
+    depends on the case set alone (a known mistake's outcome on a case, how far it is from the
+    reference) also comes from and goes to ``outcomes``, shared with the other verdicts graded
+    on the same set (``casesets``)."""
 
     def __init__(self, outcomes: MistakeOutcomes | None = None) -> None:
         super().__init__()
         self.outcomes = outcomes
 
-    def shared(self, key: tuple[str, int, str]) -> tuple[bool, Any]:
-        """(found, outcome) of a known mistake on a case, from another verdict."""
-        return self.outcomes.lookup(key) if self.outcomes is not None else (False, None)
-
-    def share(self, key: tuple[str, int, str], outcome: Any) -> None:
-        if self.outcomes is not None:
-            self.outcomes.keep(key, outcome)
+    def lasting(
+        self,
+        key: tuple[Any, ...],
+        compute: Callable[[], Any],
+        size: Callable[[Any], int] = lambda _value: 0,
+    ) -> Any:
+        """The value for ``key``, which must depend on the case set alone: computed here
+        already, else by another verdict on the set, else now (and shared)."""
+        if key in self:
+            return self[key]
+        found, value = self.outcomes.lookup(key) if self.outcomes is not None else (False, None)
+        if not found:
+            value = compute()
+            if self.outcomes is not None:
+                self.outcomes.keep(key, value, size(value))
+        self[key] = value
+        return value
 
 
 # A check agrees with a mistake it is this many times nearer to than to the reference.
@@ -297,6 +309,38 @@ def _degenerate(actual: torch.Tensor, candidate: torch.Tensor, dtype: torch.dtyp
     return grading.compare(a[both], c[both], None, dtype).passed
 
 
+def _run(spec: ExerciseSpec, mistake: KnownMistake, form: int, case: Case) -> Any:
+    """The mistake's outcome on the case, None if it raised."""
+    try:
+        return grading.expected_outcome(spec.factories(mistake.build)[form], case, spec)
+    except Exception:
+        return None
+
+
+def _outcome_size(outcome: Any) -> int:
+    return 0 if outcome is None else casesets.nbytes(outcome)
+
+
+def _against_reference(
+    candidates: Sequence[torch.Tensor],
+    ref_truth: torch.Tensor,
+    ref_native: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float,
+    floor: float,
+) -> tuple[bool, float]:
+    """Whether a mistake's outcome (either run) differs from the reference's, and by how much
+    relative to the reference's size: what makes agreeing with it informative, and how strongly.
+    Depends on the case set alone: shared by every verdict on it."""
+    informative, strength = False, 0.0
+    for c in candidates:
+        vs_ref = grading.compare(c, ref_truth, ref_native, dtype, scale, floor)
+        if not vs_ref.passed:
+            informative = True
+            strength = max(strength, _relative(vs_ref.max_abs, _magnitude(ref_truth), floor))
+    return informative, strength
+
+
 def match_case(
     spec: ExerciseSpec,
     mistake: KnownMistake,
@@ -320,15 +364,7 @@ def match_case(
         cache[("runs",)] = runs + 1
         # Counted even when another verdict on these cases ran it already: a diagnosis does not
         # depend on which verdicts came before it.
-        shared, outcome = cache.shared(key_)
-        if not shared:
-            try:
-                factory = spec.factories(mistake.build)[form]
-                outcome = grading.expected_outcome(factory, case, spec)
-            except Exception:
-                outcome = None
-            cache.share(key_, outcome)
-        cache[key_] = outcome
+        cache.lasting(key_, lambda: _run(spec, mistake, form, case), _outcome_size)
     expected = cache[key_]
     if expected is None:
         return None
@@ -369,22 +405,22 @@ def match_case(
         cmps = [grading.compare(actual, truth[key], native.get(key), dtype, scale, floor)]
         if key in native:
             cmps.append(grading.compare(actual, native[key], None, dtype, scale, floor))
-        candidates = [truth[key]] + ([native[key]] if key in native else [])
         strength = 0.0
         informative = False
         if key in ref_truth:
-            for c in candidates:
-                vs_ref = grading.compare(
-                    c, ref_truth[key], ref_native.get(key), dtype, scale, floor
-                )
-                if not vs_ref.passed:
-                    informative = True
-                    # The same for every mistake tried: once per case and tensor.
-                    magnitude_key = ("magnitude", case.name, key)
-                    if magnitude_key not in cache:
-                        cache[magnitude_key] = _magnitude(ref_truth[key])
-                    error = _relative(vs_ref.max_abs, cache[magnitude_key], floor)
-                    strength = max(strength, error)
+            candidates = [truth[key]] + ([native[key]] if key in native else [])
+            informative, strength = cache.lasting(
+                ("vs_ref", mistake.name, form, case.name, key),
+                partial(
+                    _against_reference,
+                    candidates,
+                    ref_truth[key],
+                    ref_native.get(key),
+                    dtype,
+                    scale,
+                    floor,
+                ),
+            )
         agree = any(c.passed for c in cmps)
         nearest = min(c.max_abs for c in cmps)
         if not agree and informative and math.isfinite(nearest):
