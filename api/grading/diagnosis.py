@@ -396,7 +396,7 @@ def match_case(
             else:
                 found.contradicted += 1
             continue
-        floor = grading._floor_for(case, key)
+        floor = reference.floor(case, key)
         scale = spec.tolerance_scale
         # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
         # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
@@ -944,7 +944,7 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
         for key, actual in _tensors(j).items():
             if key not in truth or truth[key].shape != actual.shape:
                 continue
-            floor = grading._floor_for(case, key)
+            floor = j.expected.floor(case, key)
             dtype, scale = case.dtype, spec.tolerance_scale
             if grading.compare(actual, truth[key], native.get(key), dtype, scale, floor).passed:
                 continue

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -267,6 +267,17 @@ def _unravel(flat: int, shape: list[int]) -> list[int]:
 class Expected:
     native: harness.Outcome
     truth: harness.Outcome
+    # The floors of the case's checks (``_floor_for``) by step and gradient-or-not: they depend
+    # on the case alone, and a reference outcome lives as long as its case set (``casesets``).
+    floors: dict[tuple[int, bool], float] = field(default_factory=dict)
+
+    def floor(self, case: Case, key: str) -> float:
+        """``_floor_for(case, key)``, computed once per step and kind of check."""
+        k_str, _, rest = key.partition(".")
+        memo = (int(k_str) if k_str.isdigit() else 0, rest.startswith("grad."))
+        if memo not in self.floors:
+            self.floors[memo] = _floor_for(case, key)
+        return self.floors[memo]
 
 
 def _outcome(factory: Any, case: Case, spec: ExerciseSpec | None) -> harness.Outcome:
@@ -588,15 +599,12 @@ def _judge_call(
 ) -> None:
     truth, native = expected.truth.tensors, expected.native.tensors
     prefix = f"{k}."
-    # The floor depends only on whether a key is a gradient: two reductions per step, not one
-    # per check (each torch call trades the GIL, which under load costs more than the work).
-    floors: dict[bool, float] = {}
+    # The floor depends only on the step and whether a key is a gradient: two reductions per
+    # step and case set, not one per check (each torch call trades the GIL, which under load
+    # costs more than the work).
 
     def floor_of(key: str) -> float:
-        grad = key.startswith(prefix + "grad.")
-        if grad not in floors:
-            floors[grad] = _floor_for(case, key)
-        return floors[grad]
+        return expected.floor(case, key)
 
     outputs = sorted(key for key in truth if key.startswith(prefix + "output"))
     for key in outputs:
