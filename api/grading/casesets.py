@@ -91,6 +91,7 @@ class MistakeOutcomes:
 
 @dataclass
 class CaseSet:
+    spec: ExerciseSpec
     seed: int
     cases: list[Case]
     outcomes: MistakeOutcomes
@@ -137,7 +138,9 @@ class CaseSets:
             private.outcomes.release()  # nobody else will read them: keep none
             return private
         live = self._live.get(spec.slug)
-        if live is None or live.uses >= self.max_uses:
+        # The very spec it was drawn for: a catalogue loaded anew may bring other cases under
+        # the same slug.
+        if live is None or live.spec is not spec or live.uses >= self.max_uses:
             if live is not None:
                 live.outcomes.release()
             live = self._live[spec.slug] = self._draw(spec, secrets.randbits(31), now)
@@ -146,7 +149,7 @@ class CaseSets:
 
     def _draw(self, spec: ExerciseSpec, seed: int, now: float) -> CaseSet:
         cases = spec.make_cases(torch.Generator().manual_seed(seed))
-        return CaseSet(seed, list(cases), MistakeOutcomes(self._budget), born=now)
+        return CaseSet(spec, seed, list(cases), MistakeOutcomes(self._budget), born=now)
 
     def _retire_stale(self, now: float) -> None:
         for slug, live in list(self._live.items()):

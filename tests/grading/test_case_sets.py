@@ -53,6 +53,15 @@ def test_a_set_serves_the_submissions_that_arrive_together(spec: ExerciseSpec) -
     assert [c.name for c in fifth.cases] == [c.name for c in first.cases]
 
 
+def test_a_set_serves_only_the_spec_it_was_drawn_for(spec: ExerciseSpec) -> None:
+    sets = CaseSets(clock=Clock())
+    first = sets.take(spec)
+    reloaded = load_catalog(REPO / "exercises")["layer_norm"].spec  # the same slug, anew
+    assert reloaded is not spec
+    assert sets.take(reloaded) is not first
+    assert sets.take(reloaded).spec is reloaded
+
+
 def test_an_explicit_seed_gets_a_private_set_drawn_from_it(spec: ExerciseSpec) -> None:
     sets = CaseSets(clock=Clock())
     shared = sets.take(spec)
