@@ -9,10 +9,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
+
+if TYPE_CHECKING:
+    from api.grading.grader import Grader
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -22,6 +28,22 @@ def known_mistakes(slug: str = "layer_norm") -> list[str]:
     benchmarks submit as the failing code a timed session mostly sees."""
     variants = sorted((REPO / "exercises" / slug / "variants").glob("failed_*.py"))
     return [p.read_text() for p in variants]
+
+
+@contextmanager
+def in_process_grader(slots: int = 1) -> Iterator[Grader]:
+    """A grader in this process with its own warm pool, under the suite's sandbox profile, and a
+    generous time limit (a busy CI machine). Imported here, not above: the benchmarks' load
+    generator imports this module and must not pay for torch."""
+    from api.grading.grader import Grader
+    from api.grading.pool import GraderPool
+
+    pool = GraderPool(slots=slots, profile=os.environ.get("ADDNORM_SANDBOX", "strict"))
+    pool.start()
+    try:
+        yield Grader(pool, time_limit=30.0)
+    finally:
+        pool.close()
 
 
 def free_port() -> int:

@@ -6,10 +6,8 @@ graded on one draw and a later one on another."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,10 +16,8 @@ from api.catalog import load_catalog
 from api.grading import casesets, verdict
 from api.grading.casesets import CaseSets
 from api.grading.grader import Grader
-from api.grading.pool import GraderPool
 from api.grading.spec import ExerciseSpec
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO, in_process_grader
 
 
 @pytest.fixture(scope="module")
@@ -130,12 +126,8 @@ def test_the_mistakes_outcomes_stay_within_the_budget_and_are_freed(
 
 @pytest.fixture(scope="module")
 def grader() -> Iterator[Grader]:
-    pool = GraderPool(slots=2, profile=os.environ.get("ADDNORM_SANDBOX", "strict"))
-    pool.start()
-    try:
-        yield Grader(pool, time_limit=30.0)
-    finally:
-        pool.close()
+    with in_process_grader(slots=2) as grader:
+        yield grader
 
 
 def _dump(v: verdict.Verdict) -> dict[str, object]:

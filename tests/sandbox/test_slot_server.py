@@ -15,8 +15,7 @@ import pytest
 
 from api.catalog import load_catalog
 from api.grading.grader import Grader
-from api.grading.pool import GraderPool
-from tests.support import REPO
+from tests.support import REPO, in_process_grader
 
 
 def _children(pid: int) -> list[int]:
@@ -59,12 +58,8 @@ def _holds(pid: int, needles: list[bytes]) -> set[bytes]:
 
 @pytest.fixture(scope="module")
 def grader() -> Iterator[Grader]:
-    pool = GraderPool(slots=1, profile=os.environ.get("ADDNORM_SANDBOX", "strict"))
-    pool.start()
-    try:
-        yield Grader(pool, time_limit=30.0)
-    finally:
-        pool.close()
+    with in_process_grader(slots=1) as grader:
+        yield grader
 
 
 def test_a_slot_server_keeps_no_learner_data_between_jobs(grader: Grader) -> None:
