@@ -94,7 +94,8 @@ class CaseSet:
     spec: ExerciseSpec
     seed: int
     cases: list[Case]
-    outcomes: MistakeOutcomes
+    # None for a private set: nobody else would read what it kept.
+    outcomes: MistakeOutcomes | None
     born: float
     uses: int = 0
     # The reference's outcome per case, computed by the first submission that needs it (while
@@ -134,25 +135,29 @@ class CaseSets:
         now = self._clock()
         self._retire_stale(now)
         if seed is not None:
-            private = self._draw(spec, seed, now)
-            private.outcomes.release()  # nobody else will read them: keep none
-            return private
+            return self._draw(spec, seed, now, shared=False)
         live = self._live.get(spec.slug)
         # The very spec it was drawn for: a catalogue loaded anew may bring other cases under
         # the same slug.
         if live is None or live.spec is not spec or live.uses >= self.max_uses:
             if live is not None:
-                live.outcomes.release()
+                self._retire(live)
             live = self._live[spec.slug] = self._draw(spec, secrets.randbits(31), now)
         live.uses += 1
         return live
 
-    def _draw(self, spec: ExerciseSpec, seed: int, now: float) -> CaseSet:
+    def _draw(self, spec: ExerciseSpec, seed: int, now: float, *, shared: bool = True) -> CaseSet:
         cases = spec.make_cases(torch.Generator().manual_seed(seed))
-        return CaseSet(spec, seed, list(cases), MistakeOutcomes(self._budget), born=now)
+        outcomes = MistakeOutcomes(self._budget) if shared else None
+        return CaseSet(spec, seed, list(cases), outcomes, born=now)
 
     def _retire_stale(self, now: float) -> None:
         for slug, live in list(self._live.items()):
             if now - live.born >= self.max_age:
-                live.outcomes.release()
+                self._retire(live)
                 del self._live[slug]
+
+    @staticmethod
+    def _retire(live: CaseSet) -> None:
+        if live.outcomes is not None:
+            live.outcomes.release()

@@ -599,12 +599,8 @@ def _judge_call(
 ) -> None:
     truth, native = expected.truth.tensors, expected.native.tensors
     prefix = f"{k}."
-    # The floor depends only on the step and whether a key is a gradient: two reductions per
-    # step and case set, not one per check (each torch call trades the GIL, which under load
-    # costs more than the work).
-
-    def floor_of(key: str) -> float:
-        return expected.floor(case, key)
+    # Floors come from ``expected.floor``: two reductions per step and case set, not one per
+    # check (each torch call trades the GIL, which under load costs more than the work).
 
     outputs = sorted(key for key in truth if key.startswith(prefix + "output"))
     for key in outputs:
@@ -646,7 +642,16 @@ def _judge_call(
         learner[key] = out
         judgement.checks.append(
             _value_check(
-                check, target, k, out, ref_out, native.get(key), case, spec, key, floor_of(key)
+                check,
+                target,
+                k,
+                out,
+                ref_out,
+                native.get(key),
+                case,
+                spec,
+                key,
+                expected.floor(case, key),
             )
         )
     n_inputs = len(step.inputs)
@@ -706,7 +711,16 @@ def _judge_call(
         learner[key] = theirs
         judgement.checks.append(
             _value_check(
-                check, target, k, theirs, ref_grad, native.get(key), case, spec, key, floor_of(key)
+                check,
+                target,
+                k,
+                theirs,
+                ref_grad,
+                native.get(key),
+                case,
+                spec,
+                key,
+                expected.floor(case, key),
             )
         )
     for key, ref_buf in truth.items():
@@ -733,7 +747,16 @@ def _judge_call(
         learner[key] = theirs
         judgement.checks.append(
             _value_check(
-                check, target, k, theirs, ref_buf, native.get(key), case, spec, key, floor_of(key)
+                check,
+                target,
+                k,
+                theirs,
+                ref_buf,
+                native.get(key),
+                case,
+                spec,
+                key,
+                expected.floor(case, key),
             )
         )
 

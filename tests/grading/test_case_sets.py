@@ -94,33 +94,31 @@ def test_the_mistakes_outcomes_stay_within_the_budget_and_are_freed(
 ) -> None:
     monkeypatch.setattr(casesets.secrets, "randbits", lambda _bits: 7)  # the shared draws too
     clock = Clock()
-    probe = CaseSets(clock=clock).take(spec, seed=7)
-    one = casesets.nbytes(_mistake_outcome(spec, probe, 0))
+    private = CaseSets(clock=clock).take(spec, seed=7)
+    assert private.outcomes is None  # an explicit seed's set keeps nothing for anyone
+    one = casesets.nbytes(_mistake_outcome(spec, private, 0))
     sets = CaseSets(max_uses=100, outcome_budget=one, clock=clock)
-    live = sets.take(spec, seed=probe.seed)  # private: keeps nothing at all
-    kept = _mistake_outcome(spec, live, 0)
-    live.outcomes.keep(("m", 0, "c0"), kept, casesets.nbytes(kept))
-    assert live.outcomes.lookup(("m", 0, "c0")) == (False, None)
-    assert sets.outcome_bytes == 0
 
     live = sets.take(spec)
-    live.outcomes.keep(("m", 0, "raised"), None, 0)  # a mistake that raised is kept too
-    assert live.outcomes.lookup(("m", 0, "raised")) == (True, None)
+    store = live.outcomes
+    assert store is not None and sets.outcome_bytes == 0
+    store.keep(("m", 0, "raised"), None, 0)  # a mistake that raised is kept too
+    assert store.lookup(("m", 0, "raised")) == (True, None)
     first = _mistake_outcome(spec, live, 0)
-    live.outcomes.keep(("m", 0, "c0"), first, casesets.nbytes(first))
-    assert live.outcomes.lookup(("m", 0, "c0")) == (True, first)
+    store.keep(("m", 0, "c0"), first, casesets.nbytes(first))
+    assert store.lookup(("m", 0, "c0")) == (True, first)
     assert sets.outcome_bytes == casesets.nbytes(first) > 0
     # Over the budget: not kept, computed again by whoever needs it.
     second = _mistake_outcome(spec, live, 1)
-    live.outcomes.keep(("m", 0, "c1"), second, casesets.nbytes(second))
-    assert live.outcomes.lookup(("m", 0, "c1")) == (False, None)
+    store.keep(("m", 0, "c1"), second, casesets.nbytes(second))
+    assert store.lookup(("m", 0, "c1")) == (False, None)
 
     clock.now += casesets.MAX_AGE  # retired on the next take, its outcomes freed
     fresh = sets.take(spec)
     assert fresh is not live and sets.outcome_bytes == 0
     # A verdict still in flight on the retired set adds nothing to the budget.
     third = _mistake_outcome(spec, live, 2)
-    live.outcomes.keep(("m", 0, "c2"), third, casesets.nbytes(third))
+    store.keep(("m", 0, "c2"), third, casesets.nbytes(third))
     assert sets.outcome_bytes == 0
 
 
