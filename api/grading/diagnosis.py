@@ -940,13 +940,13 @@ def _dtype_findings(failing: Sequence[tuple[Case, Judged]]) -> list[Finding]:
 def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -> list[Discrepancy]:
     found: list[Discrepancy] = []
     for case, j in failing:
-        truth, native = j.expected.truth.tensors, j.expected.native.tensors
+        truth = j.expected.truth.tensors
         for key, actual in _tensors(j).items():
             if key not in truth or truth[key].shape != actual.shape:
                 continue
             floor = j.expected.floor(case, key)
             dtype, scale = case.dtype, spec.tolerance_scale
-            if grading.compare(actual, truth[key], native.get(key), dtype, scale, floor).passed:
+            if grading.compare_prepared(actual, j.expected.prepared(case, key, scale)).passed:
                 continue
             k = int(key.partition(".")[0])
             step = case.scenario[k]

@@ -128,6 +128,62 @@ def _as_float64(case: Case) -> Case:
     )
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """What ``compare`` derives from the reference alone for one tensor at one tolerance: the
+    reference in float64, its magnitudes and the error allowed at each element. It depends on
+    the case set, not on the code submitted, so a shared set keeps it (``Expected.prepared``)
+    and each verdict widens only its own output; read-only, shared between verdicts.
+
+    ``finite`` is False when the reference itself (or its native run's error) is not finite,
+    or the largest allowed error overflows: then ``compare`` takes its general path."""
+
+    truth: np.ndarray
+    native: torch.Tensor | None
+    t_abs: np.ndarray
+    allowed: np.ndarray
+    denominator: np.ndarray
+    finite: bool
+    rtol: float
+    atol: float
+    scale: float
+    floor: float
+
+
+def prepare(
+    truth: torch.Tensor,
+    native: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float = 1.0,
+    floor: float = 0.0,
+) -> Prepared:
+    """``compare``'s reference side: see ``Prepared``."""
+    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+    t = _float64_array(truth)
+    keep = None if native is None or native is truth else native
+    n = None if keep is None else _float64_array(keep)
+    with np.errstate(all="ignore"):
+        t_abs = np.abs(t)
+        t_max = float(t_abs.max()) if t.size else 0.0
+        magnitude = max(t_max, floor, 1e-12)
+        ref_err = 0.0
+        if n is not None and n.shape == t.shape and t.size:
+            ref_err = float(np.abs(n - t).max())
+        offset = atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err
+        # The largest allowed error, exactly: rounding is monotonic, so the largest |t| gives it.
+        finite = (
+            (n is None or n.shape == t.shape)
+            and math.isfinite(ref_err)
+            and math.isfinite(t_max * (rtol * scale) + offset)
+        )
+        allowed = t_abs * (rtol * scale) + offset
+        denominator = np.maximum(t_abs, atol * magnitude)
+    for array in (t, t_abs, allowed, denominator):
+        if isinstance(array, np.ndarray):  # a 0-d input gives numpy scalars, immutable anyway
+            array.flags.writeable = False
+    return Prepared(t, keep, t_abs, allowed, denominator, finite, rtol, atol, scale, floor)
+
+
 def compare(
     actual: torch.Tensor,
     truth: torch.Tensor,
@@ -142,10 +198,16 @@ def compare(
     (numerically) zero: LayerNorm over a single feature has an input gradient of exactly zero,
     which a correct implementation reaches only up to rounding noise of the upstream gradient.
     """
+    return compare_prepared(actual, prepare(truth, native, dtype, scale, floor))
+
+
+def compare_prepared(actual: torch.Tensor, p: Prepared) -> Comparison:
+    """``compare`` against a reference side made earlier by ``prepare``: the same result."""
     # On the grading hot path (about 60 comparisons per verdict, on small tensors): in numpy,
     # whose per-operation overhead is a fraction of torch's; float64 throughout, the same
     # operations in the same order as torch would do them, so the figures are the same.
-    a, t = _float64_array(actual), _float64_array(truth)
+    a = _float64_array(actual)
+    t = p.truth
     if a.shape != t.shape:
         # Never broadcast: a gradient of shape (B, T, D) where (D,) is due is wrong, whatever its
         # values (callers that name shapes check them first; diagnosis compares raw gradients).
@@ -154,12 +216,13 @@ def compare(
         )
     if a.size == 0:
         return Comparison(True, 0.0, 0.0, [], 0.0)
-    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
-    n = None if native is None or native is truth else _float64_array(native)
-    with np.errstate(all="ignore"):
-        finite = _compare_finite(a, t, n, rtol, atol, scale, floor)
-    if finite is not None:
-        return finite
+    if p.finite:
+        with np.errstate(all="ignore"):
+            finite = _compare_finite(a, p)
+        if finite is not None:
+            return finite
+    rtol, atol, scale, floor = p.rtol, p.atol, p.scale, p.floor
+    n = None if p.native is None else _float64_array(p.native)
     with np.errstate(all="ignore"):
         t_abs = np.abs(t)
         magnitude = max(float(np.nan_to_num(t_abs, nan=0.0, posinf=0.0).max()), floor, 1e-12)
@@ -209,49 +272,27 @@ def _float64_array(t: torch.Tensor) -> np.ndarray:
     return plain.double().numpy(force=True)
 
 
-def _compare_finite(
-    a: np.ndarray,
-    t: np.ndarray,
-    n: np.ndarray | None,
-    rtol: float,
-    atol: float,
-    scale: float,
-    floor: float,
-) -> Comparison | None:
+def _compare_finite(a: np.ndarray, p: Prepared) -> Comparison | None:
     """``compare`` where every value is finite (nearly always): none of its masks and
-    replacements change anything there, so they are skipped. None when a value is not finite,
-    or an error overflows: then the general path decides.
+    replacements change anything there, so they are skipped. None when a value of ``a`` is not
+    finite: then the general path decides (``p.finite`` vouches for the reference's side).
 
     Called with errors ignored. It runs hundreds of times per failing verdict, so it checks
-    finiteness through its results, not with a pass over each input: a NaN or infinity in
-    ``t`` makes the largest allowed error non-finite, in ``n`` the reference's error, in ``a``
-    the largest error (numpy's max propagates NaN)."""
-    t_abs = np.abs(t)
-    t_max = float(t_abs.max())
-    magnitude = max(t_max, floor, 1e-12)
-    ref_err = 0.0
-    if n is not None:
-        ref_err = float(np.abs(n - t).max())
-        if not math.isfinite(ref_err):
-            return None
-    offset = atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err
-    # The largest allowed error, exactly: rounding is monotonic, so the largest |t| gives it.
-    if not math.isfinite(t_max * (rtol * scale) + offset):
-        return None
-    allowed = t_abs * (rtol * scale) + offset
-    diff = np.abs(a - t)
+    finiteness through its results, not with a pass over the input: a NaN or infinity in ``a``
+    makes the largest error non-finite (numpy's max propagates NaN)."""
+    diff = np.abs(a - p.truth)
     max_abs = float(diff.max())
     if not math.isfinite(max_abs):
         return None
-    excess = diff - allowed
+    excess = diff - p.allowed
     flat = int(excess.argmax())
-    rel = diff / np.maximum(t_abs, atol * magnitude)
+    rel = diff / p.denominator
     return Comparison(
         passed=excess.item(flat) <= 0,
         max_abs=max_abs,
         max_rel=float(rel.max()),
         worst_index=_unravel(flat, list(a.shape)),
-        allowed=allowed.item(flat),
+        allowed=p.allowed.item(flat),
     )
 
 
@@ -270,6 +311,8 @@ class Expected:
     # The floors of the case's checks (``_floor_for``) by step and gradient-or-not: they depend
     # on the case alone, and a reference outcome lives as long as its case set (``casesets``).
     floors: dict[tuple[int, bool], float] = field(default_factory=dict)
+    # ``compare``'s reference side by tensor key and tolerance scale (``Prepared``).
+    _prepared: dict[tuple[str, float], Prepared] = field(default_factory=dict)
 
     def floor(self, case: Case, key: str) -> float:
         """``_floor_for(case, key)``, computed once per step and kind of check."""
@@ -278,6 +321,16 @@ class Expected:
         if memo not in self.floors:
             self.floors[memo] = _floor_for(case, key)
         return self.floors[memo]
+
+    def prepared(self, case: Case, key: str, scale: float) -> Prepared:
+        """``prepare`` for the reference's tensor ``key`` at ``scale``, made once per case set."""
+        memo = (key, scale)
+        found = self._prepared.get(memo)
+        if found is None:
+            truth, native = self.truth.tensors[key], self.native.tensors.get(key)
+            found = prepare(truth, native, case.dtype, scale, self.floor(case, key))
+            self._prepared[memo] = found
+        return found
 
 
 def _outcome(factory: Any, case: Case, spec: ExerciseSpec | None) -> harness.Outcome:
@@ -640,20 +693,7 @@ def _judge_call(
                 )
             )
         learner[key] = out
-        judgement.checks.append(
-            _value_check(
-                check,
-                target,
-                k,
-                out,
-                ref_out,
-                native.get(key),
-                case,
-                spec,
-                key,
-                expected.floor(case, key),
-            )
-        )
+        judgement.checks.append(_value_check(check, target, k, out, case, spec, key, expected))
     n_inputs = len(step.inputs)
     for i, original in enumerate(step.inputs):
         suffix = "" if n_inputs == 1 else f"[{i}]"
@@ -709,20 +749,7 @@ def _judge_call(
             learner[key] = theirs
             continue
         learner[key] = theirs
-        judgement.checks.append(
-            _value_check(
-                check,
-                target,
-                k,
-                theirs,
-                ref_grad,
-                native.get(key),
-                case,
-                spec,
-                key,
-                expected.floor(case, key),
-            )
-        )
+        judgement.checks.append(_value_check(check, target, k, theirs, case, spec, key, expected))
     for key, ref_buf in truth.items():
         if not key.startswith(prefix + "buffer."):
             continue
@@ -745,20 +772,7 @@ def _judge_call(
             )
             continue
         learner[key] = theirs
-        judgement.checks.append(
-            _value_check(
-                check,
-                target,
-                k,
-                theirs,
-                ref_buf,
-                native.get(key),
-                case,
-                spec,
-                key,
-                expected.floor(case, key),
-            )
-        )
+        judgement.checks.append(_value_check(check, target, k, theirs, case, spec, key, expected))
 
 
 def _short(t: torch.Tensor) -> str:
@@ -771,15 +785,13 @@ def _value_check(
     target: str,
     k: int,
     actual: torch.Tensor,
-    truth: torch.Tensor,
-    native: torch.Tensor | None,
     case: Case,
     spec: ExerciseSpec,
     key: str,
-    floor: float,
+    expected: Expected,
 ) -> Check:
-    """``floor``: ``_floor_for(case, key)``."""
-    cmp = compare(actual, truth, native, case.dtype, spec.tolerance_scale, floor)
+    """``actual`` against the reference's tensor ``key``."""
+    cmp = compare_prepared(actual, expected.prepared(case, key, spec.tolerance_scale))
     if cmp.passed:
         message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
     elif cmp.nonfinite:
