@@ -578,7 +578,7 @@ def encode_job(
 
 def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
     """The parent's job (trusted data): the cases, rebuilt without descriptions."""
-    header, blob = wire.split(frame)
+    header, blob = wire.split(frame, trusted=True)
     tensors = wire.decode_tensors(header, blob)
     cases = []
     for i, d in enumerate(header["cases"]):
