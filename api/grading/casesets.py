@@ -102,10 +102,18 @@ class CaseSet:
     # its own code runs in the sandbox).
     expected: list[Any] | None = None
 
+    # Everything of a job but the code (``harness.JobTemplate``), encoded once per set.
+    template: Any | None = None
+
     def reference(self, compute: Callable[[], list[Any]]) -> list[Any]:
         if self.expected is None:
             self.expected = compute()
         return self.expected
+
+    def job_template(self, compute: Callable[[], Any]) -> Any:
+        if self.template is None:
+            self.template = compute()
+        return self.template
 
 
 class CaseSets:

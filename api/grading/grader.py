@@ -63,14 +63,16 @@ class Grader:
         with self._turn:
             case_set = self.case_sets.take(spec, seed)
             cases = case_set.cases
-            job = harness.encode_job(
-                code=code,
-                class_name=spec.class_name,
-                banned=spec.banned,
-                cases=cases,
-                kind=spec.kind,
-                functions=spec.functions,
+            template: harness.JobTemplate = case_set.job_template(
+                lambda: harness.job_template(
+                    class_name=spec.class_name,
+                    banned=spec.banned,
+                    cases=cases,
+                    kind=spec.kind,
+                    functions=spec.functions,
+                )
             )
+            job = template.with_code(code)
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit)
         # The reference runs here, in the trusted process, while the child runs the submission

@@ -512,6 +512,18 @@ def describe_exception(exc: BaseException) -> dict[str, Any]:
     return {"type": type(exc).__name__[:100], "message": message[:2000], "line": line}
 
 
+@dataclass(frozen=True)
+class JobTemplate:
+    """A job but for the code: the cases' descriptions and tensor bytes, the same for every
+    submission graded on one case set (``casesets.CaseSet.job_template``), so each of them
+    only adds its code (``with_code``) instead of encoding the cases again."""
+
+    frame: wire.Partial
+
+    def with_code(self, code: str) -> bytes:
+        return self.frame.fill(code)
+
+
 def encode_job(
     *,
     code: str,
@@ -523,6 +535,21 @@ def encode_job(
 ) -> bytes:
     """The child's job. ``functions``: every name a function exercise with several functions
     asks for (``ExerciseSpec.functions``); empty for one entry point, ``class_name``."""
+    template = job_template(
+        class_name=class_name, banned=banned, cases=cases, kind=kind, functions=functions
+    )
+    return template.with_code(code)
+
+
+def job_template(
+    *,
+    class_name: str,
+    banned: Iterable[str],
+    cases: Iterable[Case],
+    kind: Kind = "module",
+    functions: Sequence[str] = (),
+) -> JobTemplate:
+    """Everything of ``encode_job`` but the code."""
     tensors: dict[str, torch.Tensor] = {}
     described = []
     for i, case in enumerate(cases):
@@ -565,15 +592,15 @@ def encode_job(
                 "steps": steps,
             }
         )
-    header = {
-        "code": code,
+    fields = {
         "class_name": class_name,
         "kind": kind,
         "functions": list(functions),
         "banned": list(banned),
         "cases": described,
     }
-    return wire.encode(header, tensors)
+    # The code first, as the job has always been written: the same bytes either way.
+    return JobTemplate(wire.partial("code", fields, tensors))
 
 
 def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:

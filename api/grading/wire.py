@@ -17,6 +17,7 @@ import ctypes
 import json
 import struct
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -40,6 +41,7 @@ _ITEMSIZE: dict[torch.dtype, int] = {
 }
 
 _LEN = struct.Struct(">I")
+_SEPARATORS = (",", ":")
 # What a real header needs, with room: the job's code (64 KiB, up to 6x as JSON escapes),
 # capped stdout/stderr and error messages, a few dozen case entries. Python objects cost up to
 # ~25x the JSON bytes they come from (``[]`` is 2 bytes, a list 56), so this bounds a parse too.
@@ -67,6 +69,40 @@ def tensor_bytes(t: torch.Tensor) -> bytes:
 
 def encode(header: Mapping[str, Any], tensors: Mapping[str, torch.Tensor]) -> bytes:
     """One frame: ``header`` gains a ``tensors`` list describing ``tensors`` in the blob."""
+    described, chunks = _describe(tensors)
+    head = json.dumps({**header, "tensors": described}, separators=_SEPARATORS).encode()
+    # One join, one copy of the tensors' bytes: a job of an FFN exercise carries megabytes of
+    # parameters and update deltas, and a concatenation after the join would copy them again.
+    return b"".join([_LEN.pack(len(head)), head, *chunks])
+
+
+@dataclass(frozen=True)
+class Partial:
+    """Frames that differ only in one string, their header's first field: everything else is
+    encoded once (``partial``) and each frame adds its string (``fill``). The jobs graded on
+    one case set differ only in their code."""
+
+    key: str
+    rest: bytes  # the header's JSON after its first field, from its separating comma on
+    blob: bytes
+
+    def fill(self, value: str) -> bytes:
+        """``encode({key: value, **header}, tensors)``, byte for byte."""
+        head = b"".join(
+            [b"{", json.dumps(self.key).encode(), b":", json.dumps(value).encode(), self.rest]
+        )
+        return b"".join([_LEN.pack(len(head)), head, self.blob])
+
+
+def partial(key: str, header: Mapping[str, Any], tensors: Mapping[str, torch.Tensor]) -> Partial:
+    """The frames ``encode({key: ..., **header}, tensors)`` for any string in ``key``."""
+    described, chunks = _describe(tensors)
+    rest = json.dumps({**header, "tensors": described}, separators=_SEPARATORS).encode()
+    return Partial(key, b"," + rest[1:], b"".join(chunks))
+
+
+def _describe(tensors: Mapping[str, torch.Tensor]) -> tuple[list[dict[str, Any]], list[bytes]]:
+    """A header's ``tensors`` list and the blob's chunks."""
     described = []
     chunks = []
     offset = 0
@@ -86,10 +122,7 @@ def encode(header: Mapping[str, Any], tensors: Mapping[str, torch.Tensor]) -> by
         )
         chunks.append(data)
         offset += len(data)
-    head = json.dumps({**header, "tensors": described}, separators=(",", ":")).encode()
-    # One join, one copy of the tensors' bytes: a job of an FFN exercise carries megabytes of
-    # parameters and update deltas, and a concatenation after the join would copy them again.
-    return b"".join([_LEN.pack(len(head)), head, *chunks])
+    return described, chunks
 
 
 def _bounded_int(text: str) -> int:
