@@ -721,11 +721,14 @@ PROCESSES = [
         # (as a non-root service, before the one-thread rule) and still passes.
         # 8, not 32: under insecure 32 threads' stacks and malloc arenas hit RLIMIT_AS first.
         "set_num_threads_8_and_a_matmul_loop",
+        # The loop in the first call only: 17 calls of it take over 5 s on a slow 2-core machine
+        # even with every thread allowed, so the control (no sandbox) would time out too.
         in_forward("""
             torch.set_num_threads(8)
             a = torch.randn(512, 512)
-            for _ in range(10):
+            for _ in range(0 if getattr(attack, "ran", False) else 10):
                 a = torch.tanh(a @ a / 512)
+            attack.ran = True
         """),
         CRASHED,
         reason=THREADS,
