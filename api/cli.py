@@ -122,7 +122,12 @@ def grade(
         "starting a grader pool for this one file (several seconds; a running `addnorm serve` "
         "keeps one warm and `addnorm grade` uses it when you are logged in to it)"
     )
-    pool = GraderPool(slots=1, profile=settings.sandbox, cpu_seconds=settings.cpu_seconds)
+    pool = GraderPool(
+        slots=1,
+        profile=settings.sandbox,
+        cpu_seconds=settings.cpu_seconds,
+        banned=[catalog[exercise].spec.banned],
+    )
     try:
         with console.status("starting the sandboxed grader pool..."):
             pool.start()

@@ -63,6 +63,7 @@ def build_context(settings: Settings) -> AppContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
+        banned=[e.spec.banned for e in catalog.values()],
     )
     try:
         pool.start()

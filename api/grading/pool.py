@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import logging
 import os
 import queue
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,9 +100,13 @@ class GraderPool:
         profile: str = "strict",
         cpu_seconds: int = 10,
         queue_timeout: float = 10.0,
+        banned: Sequence[Sequence[str]] = (),
     ) -> None:
+        """``banned``: each exercise's banned names, for the zygote to resolve once for all
+        the children it forks (``tripwire.prepare``); without them each child does it."""
         self.status = PoolStatus(profile=profile, slots=slots)
         self._cpu_seconds = cpu_seconds
+        self._banned = [list(names) for names in banned]
         self._queue_timeout = queue_timeout
         self._lock = threading.Lock()
         self._free: queue.Queue[_Slot] = queue.Queue()
@@ -139,6 +145,8 @@ class GraderPool:
             self.status.profile,
             "--cpu-seconds",
             str(self._cpu_seconds),
+            "--banned",
+            json.dumps(self._banned),
         ]
         # A fresh interpreter, not a fork of this process: it inherits no secrets, sockets or
         # database handles. Its own session, so that stopping it takes its slot servers along.

@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import ctypes
 import gc
+import json
 import mmap
 import os
 import select
@@ -337,6 +338,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fds", required=True, help="comma-separated slot socket fds")
     parser.add_argument("--profile", default="strict")
     parser.add_argument("--cpu-seconds", type=int, default=10)
+    parser.add_argument(
+        "--banned",
+        default="[]",
+        help="JSON: the catalogue's banned lists, one per exercise (public names, no code)",
+    )
     args = parser.parse_args(argv)
     fds = [int(f) for f in args.fds.split(",")]
     profile = sandbox.Profile(args.profile)
@@ -353,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
     _warm_up()
+    # Each exercise's banned operators resolved once here, not in every child (tripwire.prepare).
+    tripwire.prepare(_banned_lists(args.banned))
     # After warm-up (which may touch them) and before any fork: torch's Python implementations
     # of whole operators raise from now on in this process and every child (tripwire).
     tripwire.disable_private_implementations()
@@ -400,6 +408,18 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.05)  # a slot server that crashed: never spin re-forking it
         slots[_fork_slot(slot, ctx)] = slot
     return 0
+
+
+def _banned_lists(text: str) -> list[list[str]]:
+    """``--banned``: a JSON list of lists of names; anything else is ignored (the children then
+    resolve their lists themselves, as before)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [[n for n in names if isinstance(n, str)] for names in value if isinstance(names, list)]
 
 
 PR_SET_CHILD_SUBREAPER = 36

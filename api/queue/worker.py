@@ -153,6 +153,7 @@ def build_worker_context(settings: Settings) -> WorkerContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
+        banned=[e.spec.banned for e in catalog.values()],
     )
     pool.start()
     grader = Grader(pool, time_limit=settings.time_limit_seconds)
