@@ -300,6 +300,21 @@ def _magnitude(ref: torch.Tensor) -> float:
     return float(ref.detach().double().nan_to_num(nan=0.0, posinf=0.0, neginf=0.0).abs().max())
 
 
+def _finite(t: torch.Tensor) -> bool:
+    return bool(t.isfinite().all())
+
+
+def _learner_finite(cache: Memo, case: str, key: str, actual: torch.Tensor) -> bool:
+    memo = ("learner_finite", case, key)
+    if memo not in cache:
+        cache[memo] = _finite(actual)
+    return bool(cache[memo])
+
+
+def _flag_size(_flag: bool) -> int:
+    return 256
+
+
 def _degenerate(actual: torch.Tensor, candidate: torch.Tensor, dtype: torch.dtype) -> bool:
     """The two differ only where one of them is NaN or inf (a constant row's gradient)."""
     a, c = actual.detach().double().reshape(-1), candidate.detach().double().reshape(-1)
@@ -319,6 +334,11 @@ def _run(spec: ExerciseSpec, mistake: KnownMistake, form: int, case: Case) -> An
 
 def _outcome_size(outcome: Any) -> int:
     return 0 if outcome is None else casesets.nbytes(outcome)
+
+
+def _summary_size(_summary: grading.Summary) -> int:
+    """Three numbers, with the key and the slot that keep them: about half a KiB."""
+    return 512
 
 
 def _against_reference(
@@ -402,13 +422,24 @@ def match_case(
         # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
         # Against the float64 run, the mistake's own rounding at the case's dtype is allowed,
         # as the reference's is: two spellings of one mistake round differently.
-        cmps = [grading.compare(actual, truth[key], native.get(key), dtype, scale, floor)]
+        # The reductions on the mistake's side of each comparison depend on the case set
+        # alone: made once and shared (a few numbers, where its arrays would fill the budget).
+        sides = [("truth", truth[key], native.get(key))]
         if key in native:
-            cmps.append(grading.compare(actual, native[key], None, dtype, scale, floor))
+            sides.append(("native", native[key], None))
+        cmps = []
+        for which, side, allowance in sides:
+            summary = cache.lasting(
+                ("summary", mistake.name, form, case.name, key, which, scale),
+                partial(grading.summarise, side, allowance, dtype, scale, floor),
+                _summary_size,
+            )
+            prepared = grading.prepare(side, allowance, dtype, scale, floor, summary=summary)
+            cmps.append(grading.compare_prepared(actual, prepared))
         strength = 0.0
         informative = False
+        candidates = [truth[key]] + ([native[key]] if key in native else [])
         if key in ref_truth:
-            candidates = [truth[key]] + ([native[key]] if key in native else [])
             informative, strength = cache.lasting(
                 ("vs_ref", mistake.name, form, case.name, key),
                 partial(
@@ -430,8 +461,8 @@ def match_case(
             # tried: computed once per case and tensor in a diagnosis.
             learner_key = ("learner_vs_ref", case.name, key)
             if learner_key not in cache:
-                cache[learner_key] = grading.compare(
-                    actual, ref_truth[key], None, dtype, scale, floor
+                cache[learner_key] = grading.compare_prepared(
+                    actual, reference.prepared(case, key, scale, allowance=False)
                 ).max_abs
             agree = nearest <= NEARER * cache[learner_key]
         found.informative += informative
@@ -442,7 +473,20 @@ def match_case(
                 if ".output" in key:
                     found.output_strength = max(found.output_strength, strength)
             found.distance += min(_ratio(c) for c in cmps)
-        elif any(_degenerate(actual, c, dtype) for c in candidates):
+        elif any(
+            _degenerate(actual, c, dtype)
+            for i, c in enumerate(candidates)
+            # Both finite everywhere: ``_degenerate``'s own first test says no, so it is not
+            # asked (the learner's side known per diagnosis, the mistake's per case set).
+            if not (
+                _learner_finite(cache, case.name, key, actual)
+                and cache.lasting(
+                    ("finite", mistake.name, form, case.name, key, i),
+                    partial(_finite, c),
+                    _flag_size,
+                )
+            )
+        ):
             found.skipped += 1
         else:
             found.contradicted += 1

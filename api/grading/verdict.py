@@ -129,18 +129,28 @@ def _as_float64(case: Case) -> Case:
 
 
 @dataclass(frozen=True)
+class Summary:
+    """What ``compare`` reduces the reference side to (its magnitude, the offset of the error
+    allowed, whether both are finite): a few numbers, kept where the arrays would cost too much
+    memory (a known mistake's outcomes, ``diagnosis``)."""
+
+    magnitude: float
+    offset: float
+    finite: bool
+
+
+@dataclass(frozen=True)
 class Prepared:
     """What ``compare`` derives from the reference alone for one tensor at one tolerance: the
-    reference in float64, its magnitudes and the error allowed at each element. It depends on
-    the case set, not on the code submitted, so a shared set keeps it (``Expected.prepared``)
-    and each verdict widens only its own output; read-only, shared between verdicts.
+    reference in float64 and the error allowed at each element. It depends on the case set,
+    not on the code submitted, so a shared set keeps it (``Expected.prepared``) and each
+    verdict widens only its own output; read-only, shared between verdicts.
 
     ``finite`` is False when the reference itself (or its native run's error) is not finite,
     or the largest allowed error overflows: then ``compare`` takes its general path."""
 
     truth: np.ndarray
     native: torch.Tensor | None
-    t_abs: np.ndarray
     allowed: np.ndarray
     denominator: np.ndarray
     finite: bool
@@ -150,38 +160,72 @@ class Prepared:
     floor: float
 
 
+def summarise(
+    truth: torch.Tensor,
+    native: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float = 1.0,
+    floor: float = 0.0,
+) -> Summary:
+    """``prepare``'s reductions alone."""
+    t = _float64_array(truth)
+    with np.errstate(all="ignore"):
+        return _summary(t, np.abs(t), _native_kept(truth, native), dtype, scale, floor)
+
+
+def _native_kept(truth: torch.Tensor, native: torch.Tensor | None) -> torch.Tensor | None:
+    return None if native is None or native is truth else native
+
+
+def _summary(
+    t: np.ndarray,
+    t_abs: np.ndarray,
+    native: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float,
+    floor: float,
+) -> Summary:
+    rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+    n = None if native is None else _float64_array(native)
+    t_max = float(t_abs.max()) if t.size else 0.0
+    magnitude = max(t_max, floor, 1e-12)
+    ref_err = 0.0
+    if n is not None and n.shape == t.shape and t.size:
+        ref_err = float(np.abs(n - t).max())
+    offset = atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err
+    # The largest allowed error, exactly: rounding is monotonic, so the largest |t| gives it.
+    finite = (
+        (n is None or n.shape == t.shape)
+        and math.isfinite(ref_err)
+        and math.isfinite(t_max * (rtol * scale) + offset)
+    )
+    return Summary(magnitude, offset, finite)
+
+
 def prepare(
     truth: torch.Tensor,
     native: torch.Tensor | None,
     dtype: torch.dtype,
     scale: float = 1.0,
     floor: float = 0.0,
+    *,
+    summary: Summary | None = None,
 ) -> Prepared:
-    """``compare``'s reference side: see ``Prepared``."""
+    """``compare``'s reference side: see ``Prepared``. ``summary``: ``summarise`` of the same
+    arguments, made earlier (its reductions are then not done again)."""
     rtol, atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
     t = _float64_array(truth)
-    keep = None if native is None or native is truth else native
-    n = None if keep is None else _float64_array(keep)
+    keep = _native_kept(truth, native)
     with np.errstate(all="ignore"):
         t_abs = np.abs(t)
-        t_max = float(t_abs.max()) if t.size else 0.0
-        magnitude = max(t_max, floor, 1e-12)
-        ref_err = 0.0
-        if n is not None and n.shape == t.shape and t.size:
-            ref_err = float(np.abs(n - t).max())
-        offset = atol * magnitude * scale + REFERENCE_ERROR_FACTOR * ref_err
-        # The largest allowed error, exactly: rounding is monotonic, so the largest |t| gives it.
-        finite = (
-            (n is None or n.shape == t.shape)
-            and math.isfinite(ref_err)
-            and math.isfinite(t_max * (rtol * scale) + offset)
-        )
-        allowed = t_abs * (rtol * scale) + offset
-        denominator = np.maximum(t_abs, atol * magnitude)
-    for array in (t, t_abs, allowed, denominator):
+        if summary is None:
+            summary = _summary(t, t_abs, keep, dtype, scale, floor)
+        allowed = t_abs * (rtol * scale) + summary.offset
+        denominator = np.maximum(t_abs, atol * summary.magnitude)
+    for array in (t, allowed, denominator):
         if isinstance(array, np.ndarray):  # a 0-d input gives numpy scalars, immutable anyway
             array.flags.writeable = False
-    return Prepared(t, keep, t_abs, allowed, denominator, finite, rtol, atol, scale, floor)
+    return Prepared(t, keep, allowed, denominator, summary.finite, rtol, atol, scale, floor)
 
 
 def compare(
@@ -312,7 +356,7 @@ class Expected:
     # on the case alone, and a reference outcome lives as long as its case set (``casesets``).
     floors: dict[tuple[int, bool], float] = field(default_factory=dict)
     # ``compare``'s reference side by tensor key and tolerance scale (``Prepared``).
-    _prepared: dict[tuple[str, float], Prepared] = field(default_factory=dict)
+    _prepared: dict[tuple[str, float, bool], Prepared] = field(default_factory=dict)
 
     def floor(self, case: Case, key: str) -> float:
         """``_floor_for(case, key)``, computed once per step and kind of check."""
@@ -322,12 +366,14 @@ class Expected:
             self.floors[memo] = _floor_for(case, key)
         return self.floors[memo]
 
-    def prepared(self, case: Case, key: str, scale: float) -> Prepared:
-        """``prepare`` for the reference's tensor ``key`` at ``scale``, made once per case set."""
-        memo = (key, scale)
+    def prepared(self, case: Case, key: str, scale: float, *, allowance: bool = True) -> Prepared:
+        """``prepare`` for the tensor ``key`` at ``scale``, made once per case set: with the
+        native run's error allowed (a verdict's checks), or without (``allowance=False``)."""
+        memo = (key, scale, allowance)
         found = self._prepared.get(memo)
         if found is None:
-            truth, native = self.truth.tensors[key], self.native.tensors.get(key)
+            truth = self.truth.tensors[key]
+            native = self.native.tensors.get(key) if allowance else None
             found = prepare(truth, native, case.dtype, scale, self.floor(case, key))
             self._prepared[memo] = found
         return found
