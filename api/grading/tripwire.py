@@ -211,13 +211,17 @@ _prepared: dict[tuple[str, ...], _Prepared] = {}
 def prepare(banned_lists: Iterable[Iterable[str]]) -> int:
     """For the zygote: resolve each banned list's callables, ATen operators and registration
     plan once, so that every child forked after it inherits them. Registers nothing (the zygote
-    is never armed). Returns how many lists."""
+    is never armed). Returns how many lists. A list that cannot be resolved here is left to the
+    children, as before: a speed-up must not stop the service from starting."""
     for banned in banned_lists:
         key = tuple(banned)
         if key in _prepared:
             continue
-        aten = aten_names(key)
-        _prepared[key] = _Prepared(aten, plan(aten), banned_callables(key))
+        try:
+            aten = aten_names(key)
+            _prepared[key] = _Prepared(aten, plan(aten), banned_callables(key))
+        except Exception:  # whatever went wrong, the child does it itself, as before
+            continue
     return len(_prepared)
 
 

@@ -117,3 +117,22 @@ def test_prepared_lists_give_the_guard_the_same_names_and_callables() -> None:
     assert ready.aten == tripwire.aten_names(banned)
     assert ready.callables == tripwire.banned_callables(banned)
     assert ready.steps == tripwire.plan(ready.aten)
+
+
+def test_a_list_that_cannot_be_resolved_is_left_to_the_children(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``prepare`` runs in the zygote at start-up: a failure there must not stop the service."""
+
+    def broken(names: object) -> tripwire.Plan:
+        raise RuntimeError("the dispatcher said no")
+
+    monkeypatch.setattr(tripwire, "plan", broken)
+    banned = ("torch.nn.functional.gelu", "aten.gelu", "a name only this test uses")
+    tripwire.prepare([banned])
+    assert banned not in tripwire._prepared
+    # The guard then resolves the list itself, as every child did before.
+    tripped: set[str] = set()
+    with tripwire.guard(banned, tripped):
+        torch.nn.functional.gelu(torch.ones(2))
+    assert tripped == {"torch.nn.functional.gelu"}
