@@ -95,6 +95,7 @@ class Run:
     answered_201: int
     answered_202: int
     failed: int
+    failures: list[str]  # what each failed request got, so a failure can be chased
     http_ms: list[float]
     wait_ms: list[float]
     verdicts: int
@@ -119,9 +120,13 @@ def open_loop(
             r = clients[i % len(clients)].post(
                 "/exercises/layer_norm/submissions", json={"code": codes[i % len(codes)]}
             )
-            outcome: object = (r.status_code, (time.perf_counter() - start) * 1000, r.json()["id"])
+            outcome: object = (
+                (r.status_code, (time.perf_counter() - start) * 1000, r.json()["id"])
+                if r.status_code in {201, 202}
+                else f"HTTP {r.status_code}: {r.text[:200]}"
+            )
         except Exception as exc:  # a failed request is a figure here, not a crash
-            outcome = exc
+            outcome = f"{type(exc).__name__}: {exc}"[:300]
         with lock:
             results.append(outcome)
 
@@ -184,6 +189,7 @@ def measure(
         answered_201=sum(a[0] == 201 for a in answers),
         answered_202=sum(a[0] == 202 for a in answers),
         failed=len(results) - sum(a[0] in {201, 202} for a in answers),
+        failures=[str(r) for r in results if not isinstance(r, tuple)],
         http_ms=[float(a[1]) for a in answers],
         wait_ms=waits,
         verdicts=len(done),
@@ -206,6 +212,8 @@ def report(run: Run) -> None:
         f"{run.worker_cpu_ms:.0f} ms, api {run.api_cpu_ms:.0f} ms",
         flush=True,
     )
+    for failure in sorted(set(run.failures)):
+        print(f"  failed {run.failures.count(failure)}x: {failure}", flush=True)
 
 
 def main() -> None:
@@ -260,6 +268,9 @@ def main() -> None:
                     )
                     report(run)
                     runs.append(run)
+                    if run.failures:  # the API's own account of what went wrong
+                        tail = server.log.read_text(errors="replace").splitlines()[-60:]
+                        print("  API log, last lines:", *tail, sep="\n    ", flush=True)
         finally:
             for w in started:
                 w.stop()
