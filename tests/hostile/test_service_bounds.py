@@ -453,8 +453,8 @@ def test_a_slow_request_head_is_cut_off(server: Server, watched: Watch) -> None:
 
 def test_an_idle_connection_outlives_the_clients_own_expiry(server: Server) -> None:
     """httpx drops a connection idle for 5 s. Had the server closed idle connections at the
-    same 5 s, a request sent at that moment would be lost (seen once in the queue benchmark);
-    the server keeps them a few seconds longer, so such a client always lets go first."""
+    same 5 s, a request sent at that moment could be lost (the likely cause of one lost in the
+    queue benchmark); the server keeps them longer, so such a client always lets go first."""
     request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
     with _connect(server) as s:
         s.sendall(request)
