@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+import numpy as np
 import torch
 
 from api.grading import casesets, findings, harness
@@ -311,6 +312,16 @@ def _learner_finite(cache: Memo, case: str, key: str, actual: torch.Tensor) -> b
     return bool(cache[memo])
 
 
+def _learner_array(cache: Memo, case: str, key: str, actual: torch.Tensor) -> np.ndarray:
+    """The learner's tensor widened once per case and tensor in a diagnosis, then held against
+    every mistake tried."""
+    memo = ("learner_array", case, key)
+    if memo not in cache:
+        cache[memo] = grading.learner_array(actual)
+    found: np.ndarray = cache[memo]
+    return found
+
+
 def _flag_size(_flag: bool) -> int:
     return 256
 
@@ -427,6 +438,7 @@ def match_case(
         sides = [("truth", truth[key], native.get(key))]
         if key in native:
             sides.append(("native", native[key], None))
+        widened = _learner_array(cache, case.name, key, actual)
         cmps = []
         for which, side, allowance in sides:
             summary = cache.lasting(
@@ -434,8 +446,7 @@ def match_case(
                 partial(grading.summarise, side, allowance, dtype, scale, floor),
                 _summary_size,
             )
-            prepared = grading.prepare(side, allowance, dtype, scale, floor, summary=summary)
-            cmps.append(grading.compare_prepared(actual, prepared))
+            cmps.append(grading.nearness(widened, side, allowance, dtype, scale, floor, summary))
         strength = 0.0
         informative = False
         candidates = [truth[key]] + ([native[key]] if key in native else [])
@@ -461,8 +472,8 @@ def match_case(
             # tried: computed once per case and tensor in a diagnosis.
             learner_key = ("learner_vs_ref", case.name, key)
             if learner_key not in cache:
-                cache[learner_key] = grading.compare_prepared(
-                    actual, reference.prepared(case, key, scale, allowance=False)
+                cache[learner_key] = grading.compare_array(
+                    widened, reference.prepared(case, key, scale, allowance=False)
                 ).max_abs
             agree = nearest <= NEARER * cache[learner_key]
         found.informative += informative

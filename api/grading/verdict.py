@@ -250,7 +250,11 @@ def compare_prepared(actual: torch.Tensor, p: Prepared) -> Comparison:
     # On the grading hot path (about 60 comparisons per verdict, on small tensors): in numpy,
     # whose per-operation overhead is a fraction of torch's; float64 throughout, the same
     # operations in the same order as torch would do them, so the figures are the same.
-    a = _float64_array(actual)
+    return compare_array(_float64_array(actual), p)
+
+
+def compare_array(a: np.ndarray, p: Prepared) -> Comparison:
+    """``compare_prepared`` of a value already widened by ``_float64_array``."""
     t = p.truth
     if a.shape != t.shape:
         # Never broadcast: a gradient of shape (B, T, D) where (D,) is due is wrong, whatever its
@@ -338,6 +342,52 @@ def _compare_finite(a: np.ndarray, p: Prepared) -> Comparison | None:
         worst_index=_unravel(flat, list(a.shape)),
         allowed=p.allowed.item(flat),
     )
+
+
+@dataclass(frozen=True)
+class Nearness:
+    """What diagnosis reads of a comparison: whether it passed, the largest error, and the
+    error allowed where the error most exceeds it (``Comparison``'s fields of those names)."""
+
+    passed: bool
+    max_abs: float
+    allowed: float
+
+
+def nearness(
+    a: np.ndarray,
+    side: torch.Tensor,
+    allowance: torch.Tensor | None,
+    dtype: torch.dtype,
+    scale: float,
+    floor: float,
+    summary: Summary,
+) -> Nearness:
+    """``compare_array(a, prepare(side, allowance, dtype, scale, floor, summary=summary))``
+    reduced to ``Nearness``, the same figures. Diagnosis holds one learner's tensors against
+    dozens of mistakes' outcomes: where both sides are finite (nearly always) it computes
+    only what those figures need (not the whole ``Prepared``, nor the relative error)."""
+    if summary.finite and a.size and a.shape == tuple(side.shape):
+        rtol, _atol = TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+        t = _float64_array(side)
+        with np.errstate(all="ignore"):
+            diff = np.abs(a - t)
+            max_abs = float(diff.max())
+            if math.isfinite(max_abs):  # else a NaN or inf in ``a``: the general path below
+                # As ``prepare`` and ``_compare_finite`` compute them, operation for operation.
+                allowed = np.abs(t) * (rtol * scale) + summary.offset
+                excess = diff - allowed
+                flat = int(excess.argmax())
+                return Nearness(excess.item(flat) <= 0, max_abs, allowed.item(flat))
+    full = compare_array(a, prepare(side, allowance, dtype, scale, floor, summary=summary))
+    return Nearness(full.passed, full.max_abs, full.allowed)
+
+
+def learner_array(t: torch.Tensor) -> np.ndarray:
+    """``t`` widened as every comparison widens it, read-only so that it can be shared."""
+    a = _float64_array(t)
+    a.flags.writeable = False
+    return a
 
 
 def _unravel(flat: int, shape: list[int]) -> list[int]:

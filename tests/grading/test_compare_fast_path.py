@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 import torch
 
-from api.grading.verdict import REFERENCE_ERROR_FACTOR, TOLERANCES, Comparison, compare
+from api.grading.verdict import (
+    REFERENCE_ERROR_FACTOR,
+    TOLERANCES,
+    Comparison,
+    compare,
+    learner_array,
+    nearness,
+    summarise,
+)
 
 
 def _unravel(flat: int, shape: list[int]) -> list[int]:
@@ -167,3 +175,32 @@ def test_an_overflowing_error_takes_the_general_path() -> None:
     got = compare(actual, truth, None, torch.float64)
     assert _same(got, torch_compare(actual, truth, None, torch.float64))
     assert not got.passed and math.isfinite(got.max_abs)  # inf became the largest finite value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_diagnosis_nearness_gives_the_figures_compare_gives(seed: int) -> None:
+    """Diagnosis reads ``passed``, ``max_abs`` and ``allowed`` through ``nearness``, which skips
+    what it does not need on all-finite values: the same three figures as ``compare``, special
+    values and strided views included (a mistake's side is finite or not, the learner's too)."""
+    gen = torch.Generator().manual_seed(seed)
+    shortcut = general = 0
+    for _ in range(400):
+        actual, truth, native, kw = _draw(gen)
+        pairs = [(actual, truth, native)]
+        if actual.dim() >= 2:
+            pairs.append((actual.transpose(0, -1), truth.transpose(0, -1), None))
+        for a, t, n in pairs:
+            args = (kw["dtype"], kw["scale"], kw["floor"])
+            want = compare(a, t, n, *args)
+            summary = summarise(t, n, *args)
+            got = nearness(learner_array(a), t, n, *args, summary)
+            assert got.passed == want.passed, (a, t, n, kw, got, want)
+            assert _same(
+                Comparison(got.passed, got.max_abs, want.max_rel, want.worst_index, got.allowed),
+                Comparison(want.passed, want.max_abs, want.max_rel, want.worst_index, want.allowed),
+            ), (a, t, n, kw, got, want)
+            if summary.finite and bool(a.isfinite().all()):
+                shortcut += 1
+            else:
+                general += 1
+    assert shortcut > 100 and general > 50, (shortcut, general)  # both paths were exercised
