@@ -202,6 +202,13 @@ def _summary(
     return Summary(magnitude, offset, finite)
 
 
+def _allowed(t_abs: np.ndarray, rtol: float, scale: float, summary: Summary) -> np.ndarray:
+    """The error allowed at each element: one formula for ``prepare`` and ``nearness``, whose
+    figures must agree to the last bit."""
+    allowed: np.ndarray = t_abs * (rtol * scale) + summary.offset
+    return allowed
+
+
 def prepare(
     truth: torch.Tensor,
     native: torch.Tensor | None,
@@ -220,7 +227,7 @@ def prepare(
         t_abs = np.abs(t)
         if summary is None:
             summary = _summary(t, t_abs, keep, dtype, scale, floor)
-        allowed = t_abs * (rtol * scale) + summary.offset
+        allowed = _allowed(t_abs, rtol, scale, summary)
         denominator = np.maximum(t_abs, atol * summary.magnitude)
     for array in (t, allowed, denominator):
         if isinstance(array, np.ndarray):  # a 0-d input gives numpy scalars, immutable anyway
@@ -374,8 +381,8 @@ def nearness(
             diff = np.abs(a - t)
             max_abs = float(diff.max())
             if math.isfinite(max_abs):  # else a NaN or inf in ``a``: the general path below
-                # As ``prepare`` and ``_compare_finite`` compute them, operation for operation.
-                allowed = np.abs(t) * (rtol * scale) + summary.offset
+                # As ``_compare_finite`` computes them from ``prepare``'s side.
+                allowed = _allowed(np.abs(t), rtol, scale, summary)
                 excess = diff - allowed
                 flat = int(excess.argmax())
                 return Nearness(excess.item(flat) <= 0, max_abs, allowed.item(flat))
