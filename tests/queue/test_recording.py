@@ -6,6 +6,7 @@ Redis: the guarantees live in their locking, so nothing here is mocked.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,7 +41,9 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str) -> Itera
 
 def new_submission(engine: Engine, *, queued: bool = True) -> tuple[int, int]:
     with Session(engine, expire_on_commit=False) as session:
-        user = User(name="learner", token_hash=f"{id(object()):x}".ljust(64, "0")[:64])
+        # A random hash: the id of a temporary object, used before, is reused as soon as the
+        # object is freed, so two learners on one PostgreSQL database could collide.
+        user = User(name="learner", token_hash=secrets.token_hex(32))
         session.add(user)
         session.commit()
         assert user.id is not None
