@@ -28,7 +28,12 @@ from api.questions import (
     TrueFalseQuestion,
 )
 
+from tests.questions import strategies
+
 OneKey = SingleChoiceQuestion | CodeReadingQuestion
+
+# The strategy table, kept for the terminal summary (conftest.py prints it after the run).
+STRATEGY_REPORT: list[str] = []
 
 # The bounds. Chance for "pick the longest" on four options is 25%; 35% leaves room for content.
 MAX_LONGEST_KEY_SHARE = 0.35
@@ -246,6 +251,16 @@ def test_key_is_not_the_only_choice_with_a_reason(bank: QuestionBank) -> None:
         assert len(offenders) <= MAX_ONLY_KEY_REASONS_SHARE * len(questions), (lang, offenders)
 
 
+def test_guessing_strategies_score_near_chance(bank: QuestionBank) -> None:
+    # Every cue a test-taker can play (strategies.py), in each language: chance + 10 points.
+    scores = strategies.all_scores(bank)
+    STRATEGY_REPORT[:] = [strategies.table(scores)]
+    over = [(s.strategy, s.lang, round(s.score, 3), round(s.chance, 3)) for s in scores]
+    assert all(s.within_bound for s in scores), [
+        o for o, s in zip(over, scores) if not s.within_bound
+    ]
+
+
 # --------------------------------------------------------------------------- the lint on itself
 
 
@@ -316,4 +331,6 @@ if __name__ == "__main__":
     from api.questions import load_question_bank
     from tests.questions.conftest import QUESTIONS_DIR
 
-    print_figures(load_question_bank(QUESTIONS_DIR))
+    loaded = load_question_bank(QUESTIONS_DIR)
+    print_figures(loaded)
+    print(strategies.table(strategies.all_scores(loaded)))
