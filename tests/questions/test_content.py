@@ -35,6 +35,14 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 # YAML line break inside Chinese prose turns into one, which reads as a typo).
 _CJK_CHAR = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
 CJK_GAP = re.compile(rf"{_CJK_CHAR}\s+{_CJK_CHAR}")
+# Full-width punctuation carries its own spacing: a space after "，" or before "（" is a stray one,
+# whatever follows (issue 29 found 30 of them before Latin text, which CJK_GAP does not see).
+_FULL_WIDTH = r"[\u3000-\u303f\uff00-\uffef]"
+FULL_WIDTH_SPACE = re.compile(rf"{_FULL_WIDTH}[ \t\n]+\S|\S[ \t\n]+{_FULL_WIDTH}")
+
+
+def stray_space(text: str) -> re.Match[str] | None:
+    return CJK_GAP.search(text) or FULL_WIDTH_SPACE.search(text)
 
 
 def test_bank_size_and_coverage(bank: QuestionBank) -> None:
@@ -66,15 +74,22 @@ def test_every_question_bilingual(bank: QuestionBank) -> None:
             assert CJK.search(zh), f"{q.id}: zh text has no Chinese"
             assert not CJK.search(en), f"{q.id}: English text contains Chinese: {en[:60]}"
         for zh in (q.prompt_zh, q.explanation_zh):
-            assert not CJK_GAP.search(zh), f"{q.id}: space inside Chinese: {CJK_GAP.search(zh)}"
+            assert not stray_space(zh), f"{q.id}: stray space in Chinese: {stray_space(zh)}"
         if isinstance(q, SingleChoiceQuestion | MultipleSelectQuestion | CodeReadingQuestion):
             for c in q.choices:
                 assert c.text.strip() and c.text_zh.strip(), q.id
-                assert not CJK_GAP.search(c.text_zh), q.id
+                assert not stray_space(c.text_zh), (q.id, stray_space(c.text_zh))
                 assert not CJK.search(c.text), f"{q.id}: English choice contains Chinese"
             # Choice texts that are not formulas or code should be translated, not copied.
             translated = [c for c in q.choices if c.text != c.text_zh]
             assert translated or all(_formula_like(c.text) for c in q.choices), q.id
+
+
+def test_stray_space_lint_fires() -> None:
+    assert stray_space("统计量； eps 要按精度来选")
+    assert stray_space("LayerNorm （eps 相同）")
+    assert stray_space("中文 中文")
+    assert not stray_space("用 float32 计算统计量；eps 要按精度来选（eps 相同）")
 
 
 def _formula_like(text: str) -> bool:
@@ -403,7 +418,9 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-fp16-square-overflow": _fp16_square_overflow,
     "tr-gpt2-scaled-init": _gpt2_init_std,
     "tr-kaiming-std": _kaiming_std,
-    "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + 2,
+    # Kept inputs of 24 blocks, plus the recomputed block's activations other than its input,
+    # which is one of the kept ones (counting it again gives 4.4, which the tolerance rejects).
+    "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + (2 - 0.1),
     "tr-bf16-eps": lambda: torch.finfo(torch.bfloat16).eps,
 }
 
@@ -428,6 +445,35 @@ def test_gelu_tanh_approximation_also_accepted(bank: QuestionBank) -> None:
     q = bank.get("act-gelu-value")
     approx = F.gelu(torch.tensor(1.0, dtype=torch.float64), approximate="tanh").item()
     assert check_answer(q, approx).correct
+
+
+def test_checkpoint_peak_does_not_count_the_block_input_twice(bank: QuestionBank) -> None:
+    q = bank.get("tr-checkpoint-peak-memory")
+    assert not check_answer(q, 24 * 0.1 + 2).correct
+
+
+def test_constant_dy_catches_only_the_missing_mean_term() -> None:
+    # ln-backward-dx-formula: with constant dy the variance term is 0, the mean term is not.
+    gen = torch.Generator().manual_seed(3)
+    x = torch.randn(16, dtype=torch.float64, generator=gen) * 2 + 1
+    dy = torch.full((16,), 0.7, dtype=torch.float64)
+    sigma = torch.sqrt(x.var(unbiased=False) + 1e-5)
+    x_hat = (x - x.mean()) / sigma
+    true = _layer_norm_dx(x, dy)
+    no_variance_term = (dy - dy.mean()) / sigma
+    no_mean_term = (dy - x_hat * (dy * x_hat).mean()) / sigma
+    assert torch.allclose(no_variance_term, true, atol=1e-10)
+    assert not torch.allclose(no_mean_term, true, atol=1e-3)
+
+
+def test_cross_entropy_upstream_gradient_is_minus_onehot() -> None:
+    # act-log-softmax-backward: d CE / d log_softmax = -onehot, and then dz = softmax - onehot.
+    z = torch.tensor([[0.5, -1.0, 2.0]], dtype=torch.float64, requires_grad=True)
+    logp = F.log_softmax(z, -1)
+    (g,) = torch.autograd.grad(F.nll_loss(logp, torch.tensor([1])), logp, retain_graph=True)
+    assert torch.equal(g, -F.one_hot(torch.tensor([1]), 3).double())
+    (dz,) = torch.autograd.grad(logp, z, g)
+    assert torch.allclose(dz, torch.softmax(z, -1) - F.one_hot(torch.tensor([1]), 3))
 
 
 def test_unbiased_layer_norm_value_is_rejected(bank: QuestionBank) -> None:
