@@ -376,6 +376,97 @@ def _layer_norm_dx(x: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
     return dx
 
 
+def _residual_addition_params() -> float:
+    class Residual(nn.Module):
+        def __init__(self, sublayer: nn.Module) -> None:
+            super().__init__()
+            self.sublayer = sublayer
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x + self.sublayer(x)
+
+    sublayer = nn.Linear(16, 16)
+    block = Residual(sublayer)
+    x = torch.randn(2, 16)
+    assert torch.allclose(block(x), x + sublayer(x))
+    return _params(block) - _params(sublayer)
+
+
+def _qk_score_std(d_k: int) -> float:
+    # Simulated; the key is the exact sqrt(d_k), and the simulation must land within 2% of it.
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(50_000, d_k, dtype=torch.float64, generator=gen)
+    k = torch.randn(50_000, d_k, dtype=torch.float64, generator=gen)
+    measured = (q * k).sum(-1).std().item()
+    exact = math.sqrt(d_k)
+    assert abs(measured - exact) / exact < 0.02
+    return exact
+
+
+def _sdpa_divisor(d_model: int, heads: int) -> float:
+    # The factor F.scaled_dot_product_attention divides by, read off its output.
+    gen = torch.Generator().manual_seed(0)
+    d_k = d_model // heads
+    q, k = (torch.randn(1, heads, 3, d_k, dtype=torch.float64, generator=gen) for _ in range(2))
+    v = torch.eye(3, dtype=torch.float64).expand(1, heads, 3, 3)
+    weights = F.scaled_dot_product_attention(q, k, v)
+    raw = q @ k.transpose(-2, -1)
+    for divisor in (math.sqrt(d_k), math.sqrt(d_model), float(d_k)):
+        if torch.allclose(weights, torch.softmax(raw / divisor, -1)):
+            return divisor
+    raise AssertionError("no candidate divisor matches scaled_dot_product_attention")
+
+
+def _causal_pairs(n: int) -> float:
+    q = torch.randn(1, 1, n, 4)
+    allowed = torch.tril(torch.ones(n, n, dtype=torch.bool))
+    # The mask torch applies with is_causal=True is the same lower triangle.
+    v = torch.eye(n).expand(1, 1, n, n)
+    weights = F.scaled_dot_product_attention(q, q, v, is_causal=True)[0, 0]
+    assert torch.equal(weights > 0, allowed)
+    return allowed.sum().item()
+
+
+def _mixed_precision_adam_bytes() -> float:
+    # Count the bytes of every tensor a mixed-precision Adam step keeps per parameter: fp16 model
+    # weights and gradients, fp32 master weights and the two Adam moments (after one real step).
+    model = nn.Linear(64, 64, bias=False).half()
+    master = [p.detach().float().requires_grad_() for p in model.parameters()]
+    opt = torch.optim.Adam(master, lr=1e-3)
+    model(torch.randn(8, 64).half()).float().sum().backward()
+    for m, p in zip(master, model.parameters(), strict=True):
+        assert p.grad is not None
+        m.grad = p.grad.float()
+    opt.step()
+    n = sum(p.numel() for p in model.parameters())
+    total = sum(p.numel() * p.element_size() for p in model.parameters())
+    total += sum(
+        p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None
+    )
+    total += sum(m.numel() * m.element_size() for m in master)
+    for state in opt.state.values():
+        total += sum(t.numel() * t.element_size() for k, t in state.items() if k != "step")
+    return total / n
+
+
+def _clip_factor(total_norm: float, max_norm: float) -> float:
+    grads = [torch.randn(30, dtype=torch.float64), torch.randn(7, dtype=torch.float64)]
+    scale = total_norm / torch.cat(grads).norm().item()
+    params = [torch.zeros_like(g, requires_grad=True) for g in grads]
+    for p, g in zip(params, grads, strict=True):
+        p.grad = g * scale
+    before = [p.grad.clone() for p in params if p.grad is not None]
+    returned = torch.nn.utils.clip_grad_norm_(params, max_norm)
+    assert returned.item() == pytest.approx(total_norm)
+    factors = {
+        round((p.grad / b).mean().item(), 9)
+        for p, b in zip(params, before, strict=True)
+        if p.grad is not None
+    }
+    assert len(factors) == 1  # one factor for every gradient: the direction is kept
+    return factors.pop()
+
+
 VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
 
 RECOMPUTE: dict[str, Callable[[], float]] = {
@@ -422,6 +513,13 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     # which is one of the kept ones (counting it again gives 4.4, which the tolerance rejects).
     "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + (2 - 0.1),
     "tr-bf16-eps": lambda: torch.finfo(torch.bfloat16).eps,
+    "res-addition-has-no-parameters": _residual_addition_params,
+    "act-qk-score-std": lambda: _qk_score_std(64),
+    "act-attention-scale-per-head": lambda: _sdpa_divisor(768, 12),
+    "act-causal-mask-allowed-pairs": lambda: _causal_pairs(8),
+    "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
+    "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
+    "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),
 }
 
 
@@ -789,3 +887,51 @@ def test_bfloat16_rounding() -> None:
     assert (torch.tensor(256.0, dtype=torch.bfloat16) + 1).item() == 256.0
     assert torch.finfo(torch.bfloat16).max > 1e38 and torch.finfo(torch.float16).max == 65504
     assert torch.tensor(1e-8, dtype=torch.bfloat16).item() > 0
+
+
+def test_code_causal_mask_filled_with_zero_leaks_the_future(bank: QuestionBank) -> None:
+    ns = _run(_code(bank, "act-causal-mask-zero-code"))
+    gen = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 5, 8, generator=gen) for _ in range(3))
+    out = ns["causal_attention"](q, k, v)  # type: ignore[operator]
+    assert not torch.allclose(
+        out, F.scaled_dot_product_attention(q, k, v, is_causal=True), atol=1e-4
+    )
+    # The first position sees the future: changing a later value changes its output.
+    v2 = v.clone()
+    v2[0, 4] += 10
+    assert not torch.allclose(ns["causal_attention"](q, k, v2)[0, 0], out[0, 0])  # type: ignore[operator]
+
+
+def test_unscaled_scores_saturate_softmax() -> None:
+    # act-unscaled-scores-saturate and act-attention-scale-why: d_k = 256, 32 keys.
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(2000, 1, 256, dtype=torch.float64, generator=gen)
+    k = torch.randn(2000, 32, 256, dtype=torch.float64, generator=gen)
+    scores = (q @ k.transpose(-2, -1)).squeeze(1)
+    unscaled = torch.softmax(scores, -1).max(-1).values.mean().item()
+    scaled = torch.softmax(scores / 16, -1).max(-1).values.mean().item()
+    assert 0.8 < unscaled < 0.97
+    assert scaled < 0.35
+
+
+def test_fully_masked_softmax_row_is_nan() -> None:
+    # act-fully-masked-row-nan.
+    row = torch.full((1, 4), float("-inf"))
+    assert torch.isnan(torch.softmax(row, -1)).all()
+
+
+def test_value_clipping_changes_direction() -> None:
+    # tr-clip-value-direction: (3, 0.5) clamped to [-1, 1] is (1, 0.5).
+    p = torch.zeros(2, requires_grad=True)
+    p.grad = torch.tensor([3.0, 0.5])
+    torch.nn.utils.clip_grad_value_([p], 1.0)
+    assert torch.equal(p.grad, torch.tensor([1.0, 0.5]))
+
+
+def test_grad_scaler_defaults() -> None:
+    # tr-grad-scaler-on-overflow: backoff 0.5, growth 2 every 2000 clean steps.
+    scaler = torch.amp.GradScaler("cpu")
+    assert scaler.get_backoff_factor() == 0.5
+    assert scaler.get_growth_factor() == 2.0
+    assert scaler.get_growth_interval() == 2000
