@@ -279,10 +279,13 @@ def _n_normalisations(shape: tuple[int, ...], normalized: list[int]) -> float:
 
 
 def _bn_statistics() -> float:
-    bn = nn.BatchNorm1d(512)
-    bn(torch.randn(8, 512, 128))  # (N, C, L): channels = the D features
+    # Values pooled per mean: BatchNorm's per-channel mean over (N, L) equals the mean of those.
+    x = torch.randn(8, 512, 128, dtype=torch.float64)  # (N, C, L): channels = the D features
+    bn = nn.BatchNorm1d(512, momentum=1.0, dtype=torch.float64)
+    bn(x)
     assert bn.running_mean is not None
-    return bn.running_mean.numel()
+    assert torch.allclose(bn.running_mean, x.mean(dim=(0, 2)))
+    return x.numel() / bn.running_mean.numel()
 
 
 def _bn_running_mean() -> float:
@@ -486,16 +489,16 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "ln-output-small-vector": lambda: F.layer_norm(VEC, (4,), eps=1e-5)[0].item(),
     "ln-constant-row": lambda: nn.LayerNorm(4)(torch.ones(2, 4)).abs().max().item(),
     "ln-count-normalisations": lambda: _n_normalisations((8, 128, 512), [512]),
-    "ln-normalized-shape-two-dims": lambda: _n_normalisations((2, 3, 4), [3, 4]),
+    "ln-normalized-shape-two-dims": lambda: _n_normalisations((2, 5, 3, 4), [3, 4]),
     "ln-backward-value": lambda: _layer_norm_dx(VEC, torch.tensor([1.0, 0, 0, 0]))[0].item(),
     "bn-count-statistics": _bn_statistics,
     "bn-running-mean-update": _bn_running_mean,
     "bn-trainable-params": lambda: _params(nn.BatchNorm1d(512)),
     "bn-padding-variance": _padded_variance,
     "bn-fold-bias-value": _folded_bias,
-    "bn-group-norm-count": lambda: _group_norm_means((4, 64, 32, 32), 8),
+    "bn-group-norm-count": lambda: _group_norm_means((4, 64, 16, 16), 8),
     "rms-output-small-vector": lambda: F.rms_norm(VEC, (4,), eps=1e-6)[0].item(),
-    "rms-param-count": lambda: _params(nn.RMSNorm(4096)),
+    "rms-param-count": lambda: _params(nn.ModuleList(nn.RMSNorm(4096) for _ in range(2 * 32 + 1))),
     "rms-eps-none-value": lambda: nn.RMSNorm(4)(torch.tensor([1e-3, 0, 0, 0]))[0].item(),
     "rms-offset-output": lambda: F.rms_norm(VEC + 100, (4,), eps=1e-6)[0].item(),
     "np-count-norms-gpt2": lambda: 2 * 12 + 1,
