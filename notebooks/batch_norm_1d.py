@@ -161,8 +161,9 @@
 # for variable-length sequences, small batches and token-by-token generation, and what the running
 # statistics of this exercise are for. Its section "1.3 LN （Layer Norm，层归一化）" describes
 # LayerNorm's statistics over one sample's features, the other axis. The article
-# "Transformer残差连接与归一化层实现详解", section "2. 归一化层的设计与选择", places BatchNorm at the
-# start of the evolution towards LayerNorm in Transformers.
+# "Transformer残差连接与归一化层实现详解", section "2. 归一化层的设计与选择", says normalisation in
+# Transformers evolved from BatchNorm to LayerNorm; it did not: the original Transformer used
+# LayerNorm from the start, and BatchNorm comes from convolutional networks (`bn-history-claim`).
 
 # %% [markdown]
 # <details><summary>中文说明</summary>
@@ -294,8 +295,9 @@
 # 文章《FFN, Residual Addition, LN》的“LayerNorm 为什么不用 BatchNorm”一节对比了两种归一化：
 # BatchNorm 的统计量依赖 batch，这正是它不适合变长序列、小 batch 和逐 token 生成的原因，也是本题
 # 滑动统计量存在的理由；该文“1.3 LN （Layer Norm，层归一化）”一节讲的是在单个样本的特征上求统计量，
-# 也就是另一个轴。文章《Transformer残差连接与归一化层实现详解》的“2. 归一化层的设计与选择”一节把
-# BatchNorm 放在 Transformer 归一化层从 BatchNorm 演进到 LayerNorm 的起点。
+# 也就是另一个轴。文章《Transformer残差连接与归一化层实现详解》的“2. 归一化层的设计与选择”一节说
+# Transformer 的归一化层是从 BatchNorm 演进到 LayerNorm 的；事实并非如此：原始 Transformer 一开始用的就是 LayerNorm，BatchNorm
+# 来自卷积网络（`bn-history-claim`）。
 #
 # </details>
 

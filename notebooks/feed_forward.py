@@ -141,7 +141,9 @@
 #   `16 * d_model^2` at the default width; backward costs about twice the forward.
 # - **Activations kept for backward:** `x`, the pre-activation `linear1(x)` (GELU's derivative
 #   needs it), the dropout mask (a boolean `(..., d_ff)` tensor) and the dropped activation that
-#   `linear2` needs: in float32 about 9 times the input's bytes at the default width. This is the
+#   `linear2` needs: in float32 about 13 times the input's bytes at the default width, measured
+#   with saved-tensor hooks for ReLU or a fused `F.gelu` (a GELU written from elementwise ops
+#   keeps its intermediates too: about 21 times). This is the
 #   FFN memory that gradient checkpointing and fused kernels go after.
 #
 # ## Test yourself
@@ -282,7 +284,7 @@
 #   是 `16 * d_model^2`；反向约为前向的两倍。
 # - **为反向保存的激活：** `x`、激活前的 `linear1(x)`（GELU 的导数要用它）、dropout 掩码（形状为
 #   `(..., d_ff)` 的布尔张量），以及 `linear2` 需要的 dropout 之后的激活：默认宽度、float32 下约为
-#   输入字节数的 9 倍。梯度检查点和融合算子想省的，正是 FFN 的这部分显存。
+#   输入字节数的 13 倍（用 saved-tensor hooks 对 ReLU 或融合的 `F.gelu` 实测；用逐元素运算手写的 GELU 还会保存中间结果，约 21 倍）。梯度检查点和融合算子想省的，正是 FFN 的这部分显存。
 #
 # ## 自我检验
 #

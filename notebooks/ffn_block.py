@@ -96,7 +96,8 @@
 # and writes an update. Normalising only the branch input means the branch always sees inputs of a
 # controlled scale, whatever the stream has grown to, while the skip path stays an exact identity:
 # `dy/dx = I + d ffn(norm(x))/dx`, so gradients reach the first layers without passing through
-# any norm. That is why pre-norm stacks train deep without the warm-up that post-norm needs. The
+# any norm. That is why pre-norm stacks train deep without depending on the long warm-up that
+# post-norm needs (they still usually warm up briefly: LLaMA uses 2,000 steps). The
 # price: the stream's magnitude grows with depth (each block adds to it), which is why LLaMA adds
 # one final RMSNorm before the output projection. RMSNorm drops LayerNorm's centring and bias: it
 # only needs the scale, and is cheaper.
@@ -217,7 +218,7 @@
 # 残差流是模型的工作记忆；每个半层读取它的一个归一化视图，再写回一次更新。只对分支输入做归一化，
 # 分支看到的输入尺度就始终受控，不管残差流已经长到多大；而跳连路径保持严格的恒等：
 # `dy/dx = I + d ffn(norm(x))/dx`，梯度不经过任何归一化就能传到最前面几层。这就是前置归一化的深层
-# 堆叠不需要后置归一化那种 warm-up 也能训起来的原因。代价是残差流的幅度随深度增长（每个块都往上加），
+# 堆叠不依赖后置归一化所需的那种长时间预热也能训起来的原因（实际上通常仍会短暂预热：LLaMA 用了 2,000 步）。代价是残差流的幅度随深度增长（每个块都往上加），
 # 所以 LLaMA 在输出投影之前还要再加一个 RMSNorm。RMSNorm 去掉了 LayerNorm 的中心化和 bias：它只需要
 # 尺度，计算也更省。
 #

@@ -89,7 +89,8 @@
 # The add and the norm are both memory-bound: per element, a handful of FLOPs against reading and
 # writing 2 to 4 bytes. Fused, the stream is read once (with `x`) and written twice (the new
 # stream and its normalised copy), instead of being written by the add and read again by the norm:
-# on a GPU that saves one full round trip of the `(tokens, dim)` activations per half-layer, which
+# on a GPU that saves one read of the `(tokens, dim)` stream per half-layer (four passes over
+# memory instead of five: the write of the new stream still happens), which
 # at decode time, when the matmuls are small, is a measurable share of the layer's time. The maths
 # is unchanged: it is exactly `h = x + residual; normed = rms_norm(h)`. Keeping the statistics in
 # float32 is what makes it safe in half precision, where the stream's values grow with depth.
@@ -200,7 +201,7 @@
 #
 # 加法和归一化都是访存密集型的：每个元素只有几次运算，却要读写 2 到 4 个字节。融合之后，残差流（连同
 # `x`）只读一次、写两次（新的残差流和它的归一化副本），而不是先由加法写出、再被归一化读回来：在 GPU
-# 上，每个半层省下一整轮 `(tokens, dim)` 激活的往返，解码阶段矩阵乘很小，这部分时间占比相当可观。数学
+# 上，每个半层省下一次对 `(tokens, dim)` 残差流的读取（访存从五遍降到四遍：新残差流照样要写出），解码阶段矩阵乘很小，这部分时间占比相当可观。数学
 # 上什么都没变，就是 `h = x + residual; normed = rms_norm(h)`。统计量保持在 float32 下计算，是它在
 # 半精度下安全的关键，因为残差流的数值会随深度增长。
 #

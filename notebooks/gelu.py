@@ -138,7 +138,9 @@
 # neuron" problem; and it ties the activation to the idea of dropout by weighting each input
 # according to its size. Section "1.1 FFN" of the same article explains why the FFN needs such a
 # function at all: attention mixes tokens with softmax weights, a weighted sum, while the FFN's
-# activation supplies the real non-linearity.
+# activation supplies the real non-linearity. Not quite: the softmax weights depend on the input,
+# so attention is a non-linear function of its input too; the FFN's activation is what makes the
+# per-token map non-linear (`ffn-attention-not-linear`).
 #
 # That last reason is worth getting right in an interview: GELU is **deterministic**. Hendrycks
 # & Gimpel derive it as the *expected value* of multiplying x by a random 0/1 mask that keeps x
@@ -257,7 +259,7 @@
 # 不像 ReLU 在 0 点硬截断，因而梯度更稳定；它不会把负输入全部清零，而是保留一部分，缓解了“神经元
 # 死亡”；它把激活和 Dropout 的思想联系起来，按输入的大小决定保留的权重。同一篇文章的“1.1 FFN”一节
 # 解释了 FFN 为什么需要这样一个函数：注意力用 softmax 权重对 token 做加权求和，本质上仍是线性组合，
-# 真正的非线性来自 FFN 中的激活函数。
+# 真正的非线性来自 FFN 中的激活函数。这并不准确：softmax 权重依赖于输入，所以注意力对输入同样是非线性函数；让逐 token 的映射变成非线性的，是 FFN 的激活函数（`ffn-attention-not-linear`）。
 #
 # 面试时最后一点值得说准确：GELU 是**确定性**函数。Hendrycks 和 Gimpel 的推导是：用一个以概率
 # Phi(x) 保留 x 的随机 0/1 掩码去乘 x，其**期望**为 `E[x * m] = x * Phi(x)`。激活函数本身不含任何

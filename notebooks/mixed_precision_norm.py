@@ -22,7 +22,8 @@
 # fast half-precision matmuls, but a norm layer cannot compute in those formats. float16 stops at
 # 65504, so a deviation of 256 already squares to infinity; both formats keep few significant bits
 # (11 in float16, 8 in bfloat16), so the mean of values around 1000 (float16) or 100 (bfloat16) is
-# rounded by a quarter unit, as large as the spread it is subtracted from. This is why
+# rounded by up to a quarter unit: a quarter of a unit spread, an error the subtraction then
+# hands to every output. This is why
 # `nn.LayerNorm` and Llama's RMSNorm compute their statistics in float32 and hand back the input's
 # dtype. Write a LayerNorm that does the same, correctly, on the inputs where it matters.
 #
@@ -157,7 +158,7 @@
 # 混合精度训练把激活值存成 float16 或 bfloat16，显存减半，还能用上更快的半精度矩阵乘法；但归一化层
 # 不能直接在这两种格式下计算。float16 的上限是 65504，偏差达到 256 时平方就已经是无穷大；两种格式
 # 的有效位都很少（float16 11 位，bfloat16 8 位），1000 附近（float16）或 100 附近（bfloat16）的
-# 数求出的均值会有四分之一个单位的舍入误差，和要减去它的那点离散程度一样大。所以 `nn.LayerNorm`
+# 数求出的均值会有最多四分之一个单位的舍入误差，相当于单位离散程度的四分之一，减法会把这个误差带进每一个输出。所以 `nn.LayerNorm`
 # 和 Llama 的 RMSNorm 都在 float32 下计算统计量，再按输入的 dtype 返回。本题要你写一个同样这么做、
 # 并且在真正要紧的输入上做对的 LayerNorm。
 #

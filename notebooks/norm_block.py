@@ -81,9 +81,11 @@
 # ## Why it works
 #
 # With pre-norm the stream `x` reaches the output through additions only, so the gradient has a
-# path of identity Jacobians from the loss to every layer: deep stacks train without warm-up
-# tricks, at the price of later layers adding ever smaller relative updates. Post-norm normalises
-# the stream at every layer, which keeps its scale fixed and regularises strongly, but the
+# path of identity Jacobians from the loss to every layer: deep stacks train stably with at most
+# a short warm-up (Xiong et al. 2020 trained theirs without one; LLaMA still warms up for 2,000
+# steps), at the price of later layers adding ever smaller relative updates. Post-norm normalises
+# the stream at every layer, which keeps its scale fixed (the article's "stronger regularisation"
+# is asserted, not shown), but the
 # gradient through many norms is badly scaled at initialisation, hence warm-up. Sandwich-LN keeps
 # pre-norm's clean path and also bounds what each branch adds, against values that blow up in
 # very large models. DeepNorm keeps post-norm and makes it trainable at depth: with `alpha > 1`
@@ -96,7 +98,7 @@
 # linked to the question-bank item that answers it: the two formulas (`np-formulas`), which
 # placement needs warm-up (`np-warmup-which`), where the sandwich's second norm goes
 # (`np-sandwich-formula`), what DeepNorm changes (`np-deepnorm`) and its alpha for 64 layers
-# (`np-deepnorm-alpha`), post-norm's effective depth (`np-effective-depth`) and the final norm of
+# (`np-deepnorm-alpha`), pre-norm's effective depth (`np-effective-depth`) and the final norm of
 # pre-norm models (`np-final-norm`).
 #
 # ## Cost and memory
@@ -122,9 +124,11 @@
 # ## Background
 #
 # The article "FFN, Residual Addition, LN", section "2.3 Pre-Norm & Post-Norm", compares the two
-# classic placements: post-norm's stronger regularisation and possibly higher ceiling against its
-# sensitivity to initialisation and learning rate, and pre-norm's clean residual path against its
-# slower start that calls for warm-up, with the view that pre-norm's "effective depth" is smaller.
+# classic placements: post-norm's sensitivity to initialisation and learning rate, which is well
+# documented, against a stronger regularisation and higher ceiling that it asserts without
+# evidence; and pre-norm's clean residual path, with the view that pre-norm's "effective depth" is
+# smaller. It says pre-norm's slow start calls for warm-up, which reverses what Xiong et al. 2020
+# found: post-norm is the placement that needs it (`np-warmup-which`).
 # The article "Transformer残差连接与归一化层实现详解", section "2.3 归一化层的位置争议", adds
 # Sandwich-LN (norms before and after) to the comparison of stability, accuracy and convergence
 # speed. DeepNorm is not in the material: it comes from Wang et al. 2022, "DeepNet: Scaling
@@ -193,8 +197,9 @@
 # ## 为什么有效
 #
 # Pre-Norm 下，残差流 `x` 只经过加法就到达输出，所以从损失到每一层都有一条雅可比矩阵为单位阵的
-# 梯度通路：很深的堆叠不借助预热技巧也能训练，代价是靠后的层加进去的相对更新越来越小。Post-Norm
-# 在每一层都对残差流做归一化，尺度保持不变、正则化作用强，但初始化时穿过许多归一化层的梯度尺度
+# 梯度通路：很深的堆叠也能稳定训练，至多需要一小段预热（Xiong 等人 2020 年的实验完全没有预热；LLaMA
+# 仍预热了 2,000 步），代价是靠后的层加进去的相对更新越来越小。Post-Norm
+# 在每一层都对残差流做归一化，尺度保持不变（文章说的“正则化更强”只是断言，并无证据），但初始化时穿过许多归一化层的梯度尺度
 # 很差，因此需要预热。Sandwich-LN 保留了 Pre-Norm 干净的通路，同时限制每个分支加进去的量，用来
 # 对付超大模型里数值爆炸的问题。DeepNorm 保留 Post-Norm，并让它在很深时也能训练：`alpha > 1`
 # （再配合更小的 `f` 初始权重）使每次更新对归一化之后的和只产生有界的影响。
@@ -205,7 +210,7 @@
 # `follow_ups` 字段），也列在对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题：两个
 # 公式（`np-formulas`）、哪种放置方式需要预热（`np-warmup-which`）、sandwich 的第二个归一化放在
 # 哪里（`np-sandwich-formula`）、DeepNorm 改了什么（`np-deepnorm`）以及 64 层时 alpha 取多少
-# （`np-deepnorm-alpha`）、Post-Norm 的有效深度（`np-effective-depth`），以及 Pre-Norm 模型末尾
+# （`np-deepnorm-alpha`）、Pre-Norm 的有效深度（`np-effective-depth`），以及 Pre-Norm 模型末尾
 # 的那个归一化（`np-final-norm`）。
 #
 # ## 计算量与显存
@@ -229,8 +234,9 @@
 # ## 背景
 #
 # 文章《FFN, Residual Addition, LN》的“2.3 Pre-Norm & Post-Norm”一节比较了两种经典放置方式：
-# Post-Norm 正则化更强、上限可能更高，但对初始化和学习率很敏感；Pre-Norm 残差通路干净，但起步慢、
-# 需要预热，并且有观点认为它的“有效深度”更小。文章《Transformer残差连接与归一化层实现详解》的
+# Post-Norm 对初始化和学习率很敏感，这一点有充分的记录；它说 Post-Norm 正则化更强、上限更高，却没有给出证据。
+# Pre-Norm 残差通路干净，并且有观点认为它的“有效深度”更小。文章说 Pre-Norm 起步慢、需要预热，
+# 这与 Xiong 等人 2020 年的结论正好说反了：需要预热的是 Post-Norm（`np-warmup-which`）。文章《Transformer残差连接与归一化层实现详解》的
 # “2.3 归一化层的位置争议”一节把 Sandwich-LN（前后都加归一化）也放进了稳定性、准确率和收敛速度的
 # 对比。DeepNorm 不在这些材料里，它出自 Wang 等人 2022 年的 “DeepNet: Scaling Transformers to
 # 1,000 Layers”；Sandwich-LN 出自 Ding 等人 2021 年的 “CogView”。

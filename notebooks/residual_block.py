@@ -131,10 +131,11 @@
 # that each layer then only learns a correction to its input; the article "Add & Norm 层" makes
 # the same point about learning the increment in its section "Add". In its section
 # "2.3 Pre-Norm & Post-Norm", "FFN, Residual Addition, LN" compares the two placements: post-norm
-# regularises more and may reach a higher ceiling but is sensitive to initialisation and learning
-# rate; pre-norm keeps an un-normalised residual "highway" and trains stably at depth. The same
+# is sensitive to initialisation and learning rate (and, it asserts without evidence, regularises
+# more and may reach a higher ceiling); pre-norm keeps an un-normalised residual "highway" and trains stably at depth. The same
 # section says that pre-norm is the one that needs warm-up: it has it backwards, since Xiong et al.
-# (2020) show that post-norm needs warm-up and pre-norm can train without it. The article
+# (2020) show that post-norm needs warm-up and pre-norm can train without it (large pre-norm
+# models such as LLaMA still warm up briefly). The article
 # "Transformer残差连接与归一化层实现详解" recommends dropout after the sublayer and before the
 # addition in its section "1.3 实现细节与调参经验".
 
@@ -243,9 +244,9 @@
 # `dy/dx = 1 + dF(x)/dx`，并在“残差连接为什么有助于训练深层网络？”一节说明，有了残差连接，每层
 # 只需学习对输入的修正；《Add & Norm 层》在“Add”一节用“学增量”的说法讲了同一件事。
 # 《FFN, Residual Addition, LN》在“2.3 Pre-Norm & Post-Norm”一节比较了两种放置方式：Post-Norm
-# 正则化更强、上限可能更高，但对初始化和学习率很敏感；Pre-Norm 保留了一条不经归一化的残差
+# 对初始化和学习率很敏感（文章还断言它正则化更强、上限可能更高，但并无证据）；Pre-Norm 保留了一条不经归一化的残差
 # “高速公路”，很深也能稳定训练。同一节说需要预热的是 Pre-Norm，这一点说反了：Xiong 等（2020）
-# 证明需要预热的是 Post-Norm，Pre-Norm 不预热也能训练。《Transformer残差连接与归一化层实现详解》
+# 证明需要预热的是 Post-Norm，Pre-Norm 不预热也能训练（LLaMA 这类大型 Pre-Norm 模型仍会短暂预热）。《Transformer残差连接与归一化层实现详解》
 # 在“1.3 实现细节与调参经验”一节建议把 dropout 放在子层之后、相加之前。
 #
 # </details>

@@ -154,7 +154,9 @@
 # from ReLU: negative inputs still produce a (small, negative) output instead of a flat zero, so
 # they still pass a gradient (question `act-article-swish-negative`). Its section "SwiGLU" is where SiLU earns its place in modern LLMs:
 # LLaMA, Mistral and others gate their FFN with `Swish(x W) * (x V)`, and the article credits
-# the gate with more expressive power and healthier gradients. The derivative you write here is
+# the gate with more expressive power and healthier gradients. What is established is narrower:
+# Shazeer (2020) measured lower perplexity for gated FFNs at equal parameter count and offered no
+# explanation of why; the mechanisms are the article's reading, not results. The derivative you write here is
 # the one every SwiGLU layer backpropagates through.
 
 # %% [markdown]
@@ -284,7 +286,8 @@
 # 课程文章《FFN, Residual Addition, LN》的“Swish”一节指出了 Swish 与 ReLU 的不同：负输入仍会产生
 # 一个（小的、负的）输出，而不是一片平坦的零，因此仍然能传回梯度（题目 `act-article-swish-negative`）。同一篇文章的“SwiGLU”一节则说明
 # 了 SiLU 在现代大模型中的地位：LLaMA、Mistral 等模型用 `Swish(x W) * (x V)` 给 FFN 加上门控，
-# 文章认为门控带来了更强的表达能力和更健康的梯度。你在这里写的导数，正是每一层 SwiGLU 反向传播时
+# 文章认为门控带来了更强的表达能力和更健康的梯度。有定论的只有更窄的一点：Shazeer（2020）测得参数量相同时门控
+# FFN 的困惑度更低，并明说无法解释原因；那些机制是文章自己的解读，不是实验结论。你在这里写的导数，正是每一层 SwiGLU 反向传播时
 # 要经过的那个导数。
 #
 # </details>

@@ -151,8 +151,10 @@
 # activation of a classifier's output layer: it maps the scores into (0, 1) so that they form a
 # probability distribution over the classes, and the larger a score, the more likely its class.
 # Section "1.1 FFN" of the same article adds the other place it lives: attention applies softmax
-# only to its weights, so attention is a weighted average of the values, and the non-linearity of
-# the block comes from the FFN.
+# only to its weights, so attention is a weighted average of the values, and it credits the FFN
+# with the block's non-linearity. Not quite: the weights are a softmax of the inputs, so attention
+# is a non-linear function of its input as well, linear only in the values once the weights are
+# fixed (`ffn-attention-not-linear`).
 
 # %% [markdown]
 # <details><summary>中文说明</summary>
@@ -274,7 +276,8 @@
 # 课程文章《FFN, Residual Addition, LN》的“Softmax”一节把 softmax 描述为分类网络输出层的激活函数：
 # 它把分数映射到 (0, 1) 区间，使之构成各类别上的概率分布，分数越大，对应类别的可能性越大。同一
 # 篇文章的“1.1 FFN”一节补充了它的另一个位置：注意力只对权重做 softmax，所以注意力是对 value 的
-# 加权平均，整个模块的非线性来自 FFN。
+# 加权平均，并把整个模块的非线性归功于 FFN。这并不准确：权重本身是输入的 softmax，所以注意力对输入同样是非线性函数，
+# 只有在权重固定时才对 value 是线性的（`ffn-attention-not-linear`）。
 #
 # </details>
 
