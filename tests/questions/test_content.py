@@ -46,10 +46,10 @@ def stray_space(text: str) -> re.Match[str] | None:
 
 
 def test_bank_size_and_coverage(bank: QuestionBank) -> None:
-    assert len(bank) >= 160
+    assert len(bank) >= 200
     by_topic = bank.count_by_topic()
     assert set(by_topic) == set(TOPICS)
-    assert all(n >= 8 for n in by_topic.values()), by_topic
+    assert all(n >= 10 for n in by_topic.values()), by_topic
     # Every type is represented, and spot-the-bug questions exist in more than one topic.
     by_type = bank.count_by_type()
     assert all(by_type[t] >= 5 for t in QUESTION_TYPES), by_type

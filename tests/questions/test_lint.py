@@ -27,7 +27,6 @@ from api.questions import (
     SingleChoiceQuestion,
     TrueFalseQuestion,
 )
-
 from tests.questions import strategies
 
 OneKey = SingleChoiceQuestion | CodeReadingQuestion
@@ -257,7 +256,7 @@ def test_guessing_strategies_score_near_chance(bank: QuestionBank) -> None:
     STRATEGY_REPORT[:] = [strategies.table(scores)]
     over = [(s.strategy, s.lang, round(s.score, 3), round(s.chance, 3)) for s in scores]
     assert all(s.within_bound for s in scores), [
-        o for o, s in zip(over, scores) if not s.within_bound
+        o for o, s in zip(over, scores, strict=True) if not s.within_bound
     ]
 
 
@@ -334,3 +333,24 @@ if __name__ == "__main__":
     loaded = load_question_bank(QUESTIONS_DIR)
     print_figures(loaded)
     print(strategies.table(strategies.all_scores(loaded)))
+
+
+def test_strategy_players_measure_what_they_claim() -> None:
+    # Each player, on hand-made questions where its cue is planted or absent.
+    long_key = _fake(2, ["a", "bb", "a much longer answer", "cc"])
+    assert strategies._longest(long_key, "en") == 1.0
+    assert strategies._longest_chance(long_key, "en") == 0.25
+    tied = _fake(0, ["same", "four", "xx", "y"])  # key tied for the longest with "four"
+    assert strategies._longest(tied, "en") == 1.0 and strategies._longest_chance(tied, "en") == 0.5
+    assert strategies._two_longest(tied, "en") == 0.5
+    shortest_key = _fake(3, ["aaa", "bbb", "ccc", "d"])
+    assert strategies._not_the_shortest(shortest_key, "en") == 0.0
+    assert strategies._not_the_shortest(long_key, "en") == 1.0
+    specific = _fake(1, ["plain words", "x = 2 * (y + 1)", "more words", "other"])
+    assert strategies._most_specific(specific, "en") == 1.0
+    absolute = _fake(0, ["it helps", "it always works", "it never fails", "it is all"])
+    assert strategies._no_absolute_words(absolute, "en") == 1.0
+    assert strategies.pick_top([1, 3, 3, 2], 1, 1) == 0.5
+    assert strategies.printed_numbers("d = 512, eps 1e-5 and 4.4 GB") == {512.0, 1e-5, 4.4}
+    score = strategies.Score("s", "en", 10, 0.36, 0.25)
+    assert not score.within_bound and strategies.Score("s", "en", 10, 0.35, 0.25).within_bound
