@@ -64,7 +64,8 @@ def test_answers_move_topic_mastery_and_session(api: httpx.Client, bank: Questio
     assert before["attempted"] == 0
     formula = bank.get("rms-formula")
     assert isinstance(formula, SingleChoiceQuestion)
-    api.post("/questions/rms-param-count/answers", json={"answer": 4096})
+    key = bank.get("rms-param-count").answer
+    api.post("/questions/rms-param-count/answers", json={"answer": key})
     wrong = (formula.answer + 1) % len(formula.choices)
     api.post("/questions/rms-formula/answers", json={"answer": wrong})
     after = api.get("/progress").json()["topics"]["rms_norm"]
