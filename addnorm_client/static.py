@@ -1,5 +1,7 @@
 """Checks on the source before anything runs: size, syntax, the required class (or functions),
-banned names.
+banned names. The server's grader applies them to every submission (``api.grading.static``
+re-exports this module) and ``addnorm check`` applies them on the learner's machine, so both
+reject the same code for the same reasons. Standard library only: no server module, no torch.
 
 The banned-name check resolves import aliases (``import torch.nn.functional as F``,
 ``from torch import nn``) so that ``F.layer_norm`` is caught while a learner's own method
