@@ -422,10 +422,10 @@ def hint(
     if as_json:
         show.print_json(out, given)
         return
-    rung, total = given.get("rung"), given.get("of")
-    out.print(Text(f"{slug}: hint {rung} of {total} ({given.get('kind')})", "bold"))
+    rung, rungs = given.get("rung"), given.get("of")
+    out.print(Text(f"{slug}: hint {rung} of {rungs} ({given.get('kind')})", "bold"))
     out.print(Text(str(given.get("text") or "").rstrip()))
-    if isinstance(rung, int) and isinstance(total, int) and rung < total:
+    if isinstance(rung, int) and isinstance(rungs, int) and rung < rungs:
         out.print(Text(f"next: addnorm hint {slug}", "dim"))
 
 
