@@ -133,6 +133,32 @@ class Client:
             missing=_unknown_exercise(slug),
         )
 
+    def help(self, slug: str, lang: str = "en") -> dict[str, Any]:
+        """The help used on ``slug`` so far (``hints_total``, ``hints_seen``) and whether its
+        worked solution is open (``solution``)."""
+        return self._json(
+            "GET", f"/exercises/{slug}/help", params={"lang": lang}, missing=_unknown_exercise(slug)
+        )
+
+    def hint(self, slug: str, number: int, lang: str = "en") -> dict[str, Any]:
+        """Rung ``number`` (1-based) of the hint ladder; recorded by the server."""
+        return self._json(
+            "GET",
+            f"/exercises/{slug}/hints/{number}",
+            params={"lang": lang},
+            missing=f"{slug} has no hint {number} (or no such exercise)",
+        )
+
+    def solution(self, slug: str, lang: str = "en", *, reveal: bool = False) -> dict[str, Any]:
+        """The worked solution: open after a pass; ``reveal`` asks for it after enough failed
+        attempts (a later pass then counts as Again in review). A 403 says what unlocks it."""
+        return self._json(
+            "POST" if reveal else "GET",
+            f"/exercises/{slug}/solution",
+            params={"lang": lang},
+            missing=f"no worked solution for {slug!r} on this server",
+        )
+
     def questions(self, topic: str | None = None, lang: str = "en") -> list[dict[str, Any]]:
         params = {"lang": lang} | ({"topic": topic} if topic else {})
         return self._json_list("GET", "/questions", params=params)

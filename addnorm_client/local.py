@@ -1,10 +1,13 @@
 """The notebooks' quick local check: a few public cases run in the learner's own kernel.
 
-This is a sanity check for the learner, not the grader: it runs the forward pass only, on a
-handful of float32 inputs, against torch's built-in or the contract's formula. The server's
-verdict (many more shapes and dtypes, the backward pass, known-mistake diagnosis) is the one
-that counts. It needs torch, which any kernel doing these exercises has; ``addnorm_client``
-itself imports it only here.
+This is a sanity check for the learner, not the grader: on a handful of inputs it compares the
+forward pass (float32) with torch's built-in or the contract's formula, then checks the backward
+pass in float64 against the derivative of that very forward (``torch.autograd.gradcheck``, fast
+mode): a forward that matches the reference and a backward that matches the forward's
+derivative give the reference's gradients, so a detached statistic or a wrong hand-written
+backward fails here as it fails on the server. The server's verdict (many more shapes and
+dtypes, known-mistake diagnosis) is the one that counts. It needs torch, which any kernel
+doing these exercises has; ``addnorm_client`` itself imports it only here.
 
 The learner's class is taken from the exercise cell's *source*, executed again in a fresh
 namespace, exactly as the server will run it: a class that only works because another cell
@@ -14,6 +17,8 @@ imported something into the kernel (``F`` from this very check, say) fails here 
 
 from __future__ import annotations
 
+import copy
+import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +26,7 @@ from typing import Any
 
 import torch
 from torch import nn
+from torch.autograd.gradcheck import GradcheckError
 
 from addnorm_client.client import AddnormError
 from addnorm_client.render import exercise_source
@@ -44,6 +50,10 @@ class LocalCase:
     build: Callable[[Any], Callable[[torch.Tensor], Any]]
     expected: torch.Tensor
     state: Mapping[str, torch.Tensor] = field(default_factory=dict)
+    # Tensors besides ``x`` whose gradients the exercise grades and that ``build``'s callable
+    # takes as keyword arguments defaulting to them (an autograd.Function's weight and bias):
+    # the backward check passes float64 copies by these names.
+    leaves: Mapping[str, torch.Tensor] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -131,7 +141,80 @@ def run_case(case: LocalCase, cls: Any) -> LocalResult:
     error = (out.double() - case.expected.double()).abs()
     worst = float(error.max()) if error.numel() else 0.0
     ok = bool(torch.allclose(out, case.expected, rtol=RTOL, atol=ATOL))
-    return LocalResult(case.name, shape, ok, worst, "matches" if ok else "differs")
+    if not ok:
+        return LocalResult(case.name, shape, False, worst, "differs")
+    problem = backward_problem(case, cls)
+    if problem is not None:
+        return LocalResult(case.name, shape, False, worst, problem)
+    return LocalResult(case.name, shape, True, worst, "matches")
+
+
+# Finite differences in float64 with a step large enough that a forward computing in float32
+# inside (a mixed-precision norm) still differentiates cleanly; a wrong gradient is off by
+# O(1), far above these bounds.
+GRAD_EPS = 1e-3
+GRAD_TOL = 1e-4
+
+
+def backward_problem(case: LocalCase, cls: Any) -> str | None:
+    """None when the gradients of the call (with respect to ``x``, the module's parameters and
+    the case's ``leaves``) are the derivative of its forward pass; else what is wrong.
+
+    Inputs holding inf or NaN (a causal mask) are forward-only: finite differences are
+    undefined there."""
+    if not bool(torch.isfinite(case.x).all()) or not bool(torch.isfinite(case.expected).all()):
+        return None
+    try:
+        built = case.build(cls)
+        names: list[str] = []
+        values: list[torch.Tensor] = [case.x.detach().double().requires_grad_(True)]
+        if isinstance(built, nn.Module):
+            module = copy.deepcopy(built)
+            if case.state:
+                module.load_state_dict(dict(case.state), strict=True)
+            module.eval().double()
+            params = dict(module.named_parameters())
+            names = list(params)
+            values += [p.detach().clone().requires_grad_(True) for p in params.values()]
+            buffers = dict(module.named_buffers())
+
+            def call(x: torch.Tensor, *ps: torch.Tensor) -> Any:
+                state = {**buffers, **dict(zip(names, ps, strict=True))}
+                return torch.func.functional_call(module, state, (x,))
+
+        else:
+            names = list(case.leaves)
+            values += [case.leaves[n].detach().double().requires_grad_(True) for n in names]
+
+            def call(x: torch.Tensor, *ps: torch.Tensor) -> Any:
+                return built(x, **dict(zip(names, ps, strict=True)))
+
+        out = call(*values)
+        if not isinstance(out, torch.Tensor) or not out.requires_grad:
+            return "backward: the output does not depend on the input through autograd"
+        # The step follows the input's scale: tiny inputs (where eps matters) need a tiny step.
+        scale = float(case.x.abs().max()) if case.x.numel() else 1.0
+        # fast_mode projects the Jacobian on random vectors: seeded, so a result repeats.
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            torch.autograd.gradcheck(
+                call,
+                tuple(values),
+                eps=GRAD_EPS * min(1.0, max(scale, 1e-4)),
+                atol=GRAD_TOL,
+                rtol=GRAD_TOL,
+                fast_mode=True,
+                check_undefined_grad=False,
+                check_batched_grad=False,
+            )
+    except GradcheckError as exc:
+        which = re.search(r"respect to input (\d+)", str(exc))
+        index = int(which.group(1)) if which else -1
+        wrt = "x" if index == 0 else names[index - 1] if 0 < index <= len(names) else "an input"
+        return f"backward: the gradient with respect to {wrt} is not the forward's derivative"
+    except Exception as exc:
+        return f"backward: {type(exc).__name__}: {exc}{_where(exc)}"
+    return None
 
 
 def format_table(results: Sequence[LocalResult]) -> str:
@@ -146,8 +229,8 @@ def format_table(results: Sequence[LocalResult]) -> str:
     ]
     passed = sum(r.ok for r in results)
     lines.append(
-        f"{passed} of {len(results)} local cases match. Local check only (forward pass, float32, "
-        "a few inputs): it does not replace the server's verdict; submit below for that."
+        f"{passed} of {len(results)} local cases match. Local check only (a few inputs, forward "
+        "and backward): it does not replace the server's verdict; submit below for that."
     )
     return "\n".join(lines)
 

@@ -365,7 +365,8 @@ class LayerNormFunction(torch.autograd.Function):
 # check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
 # the backward pass and the known-mistake diagnosis.
 #
-# Reference: `torch.nn.functional.layer_norm` with random weight and bias, forward only.
+# Reference: `torch.nn.functional.layer_norm` with random weight and bias: the output, and your backward's
+# gradients for x, weight and bias.
 #
 # <details><summary>中文</summary>
 #
@@ -375,7 +376,8 @@ class LayerNormFunction(torch.autograd.Function):
 # 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
 # 形状和 dtype，还会检查反向传播并诊断已知错误。
 #
-# 参考实现：`torch.nn.functional.layer_norm`，weight 和 bias 随机，只比较前向。
+# 参考实现：`torch.nn.functional.layer_norm`，weight 和 bias 随机：比较输出，以及你的 backward
+# 对 x、weight、bias 的梯度。
 #
 # </details>
 
@@ -398,10 +400,11 @@ def local_cases() -> list[LocalCase]:
         w = 1 + 0.5 * torch.randn(d, generator=g)
         b = torch.randn(d, generator=g)
 
-        def build(fn: Any) -> Callable[[torch.Tensor], Any]:
-            return lambda t: fn.apply(t, w, b, 1e-5)
+        def build(fn: Any) -> Callable[..., Any]:
+            return lambda t, weight=w, bias=b: fn.apply(t, weight, bias, 1e-5)
 
-        return LocalCase(name, x, build, F.layer_norm(x, (d,), w, b, 1e-5))
+        expected = F.layer_norm(x, (d,), w, b, 1e-5)
+        return LocalCase(name, x, build, expected, leaves={"weight": w, "bias": b})
 
     return [
         case("2-D", (4, 16), 1.0),

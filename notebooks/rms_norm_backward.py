@@ -339,7 +339,8 @@ class RMSNormFunction(torch.autograd.Function):
 # check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
 # the backward pass and the known-mistake diagnosis.
 #
-# Reference: `torch.nn.functional.rms_norm` with a random weight, forward only.
+# Reference: `torch.nn.functional.rms_norm` with a random weight: the output, and your backward's gradients
+# for x and weight.
 #
 # <details><summary>中文</summary>
 #
@@ -349,7 +350,7 @@ class RMSNormFunction(torch.autograd.Function):
 # 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
 # 形状和 dtype，还会检查反向传播并诊断已知错误。
 #
-# 参考实现：`torch.nn.functional.rms_norm`，weight 随机，只比较前向。
+# 参考实现：`torch.nn.functional.rms_norm`，weight 随机：比较输出，以及你的 backward 对 x、weight 的梯度。
 #
 # </details>
 
@@ -371,10 +372,10 @@ def local_cases() -> list[LocalCase]:
         d = shape[-1]
         w = 1 + 0.5 * torch.randn(d, generator=g)
 
-        def build(fn: Any) -> Callable[[torch.Tensor], Any]:
-            return lambda t: fn.apply(t, w, 1e-6)
+        def build(fn: Any) -> Callable[..., Any]:
+            return lambda t, weight=w: fn.apply(t, weight, 1e-6)
 
-        return LocalCase(name, x, build, F.rms_norm(x, (d,), w, 1e-6))
+        return LocalCase(name, x, build, F.rms_norm(x, (d,), w, 1e-6), leaves={"weight": w})
 
     return [
         case("2-D", (4, 16), 1.0),

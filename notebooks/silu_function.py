@@ -369,7 +369,7 @@ class SiLUFunction(torch.autograd.Function):
 # check and **does not replace the server's verdict**, which runs many more shapes and dtypes,
 # the backward pass and the known-mistake diagnosis.
 #
-# Reference: `torch.nn.functional.silu`, forward only (the server also grades your backward).
+# Reference: `torch.nn.functional.silu`: the output, and your backward's gradient for x.
 #
 # <details><summary>中文</summary>
 #
@@ -379,7 +379,7 @@ class SiLUFunction(torch.autograd.Function):
 # 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
 # 形状和 dtype，还会检查反向传播并诊断已知错误。
 #
-# 参考实现：`torch.nn.functional.silu`，只比较前向（服务器还会评测你的 backward）。
+# 参考实现：`torch.nn.functional.silu`：比较输出，以及你的 backward 对 x 的梯度。
 #
 # </details>
 

@@ -1,4 +1,4 @@
-"""Grading benchmark: starts the service as the README does and prints, in one run,
+"""Grading benchmark: starts the service as scripts/serve does and prints, in one run,
 
 - submit-to-verdict latency over HTTP for a correct ``layer_norm`` (one client): p50/p90/p99;
 - verdicts per second with 16 concurrent clients, and how many requests failed; then again

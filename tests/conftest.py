@@ -27,3 +27,39 @@ def token(server: Server) -> str:
 def api(server: Server, token: str) -> Iterator[httpx.Client]:
     with server.client(token) as c:
         yield c
+
+
+# The quick tier (`bash scripts/test --quick`, CONTRIBUTING.md): the tests that start no
+# server, grader pool, browser, notebook kernel, cluster or subprocess. Selected here from what
+# each test uses, so a new test lands in the right tier without a decorator.
+_HEAVY_DIRS = {"browser", "sandbox", "hostile", "queue", "deploy", "fuzz", "notebooks"}
+_HEAVY_FIXTURES = {
+    "server",
+    "token",
+    "api",
+    "learner",
+    "signed_up",
+    "grader",
+    "run",
+    "tight",
+    "insecure_server",
+    "live_server",
+    "formula_server",
+    "own_database",
+}
+# A module that imports any of these starts processes of its own.
+_HEAVY_NAMES = ("subprocess", "Popen", "start_server", "learner_env", "GraderPool")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(config.rootpath).parts
+        module = getattr(item, "module", None)
+        heavy = (
+            (len(parts) > 2 and parts[1] in _HEAVY_DIRS)
+            or bool(_HEAVY_FIXTURES & set(getattr(item, "fixturenames", ())))
+            or any(hasattr(module, name) for name in _HEAVY_NAMES)
+            or item.get_closest_marker("slow") is not None
+        )
+        if not heavy:
+            item.add_marker(pytest.mark.quick)

@@ -1,5 +1,6 @@
 """The learner's commands: ``signup``/``login``, ``list``, ``start``, ``check``, ``submit``,
-``watch``, ``quiz``, ``review`` and ``status``, all talking to a server over HTTP.
+``watch``, ``hint``, ``solution``, ``quiz``, ``review`` and ``status``, all talking to a server
+over HTTP (``check`` to the exercise's files only).
 
 Exit codes, for scripts and editors: 0 when the command did its job (and the code passed),
 1 when the code did not pass (``check``, ``submit``), 2 when the command could not do its job
@@ -23,7 +24,7 @@ from rich.text import Text
 
 from addnorm_client.cli import config, show
 from addnorm_client.cli.answers import NotAnAnswer, parse_answer
-from addnorm_client.cli.local_check import LocalReport, exercises_dir, run_local_check
+from addnorm_client.cli.local_check import LocalReport, local_slugs, run_local_check
 from addnorm_client.cli.watch import FileWatcher
 from addnorm_client.cli.workfile import exercise_of, read_code, starter_file, write_new
 from addnorm_client.client import AddnormError, Client, TokenRejected
@@ -50,6 +51,9 @@ ExerciseOpt = Annotated[
     typer.Option("--exercise", "-e", help="Exercise slug, if the file does not say."),
 ]
 FileArg = Annotated[Path, typer.Argument(help="Your exercise file (as `addnorm start` wrote it).")]
+TableOpt = Annotated[
+    bool, typer.Option("--table", help="List every failing check, not only the first.")
+]
 
 
 def friendly(command: Callable[P, R]) -> Callable[P, R]:
@@ -73,9 +77,18 @@ def friendly(command: Callable[P, R]) -> Callable[P, R]:
 
 def _token_advice(exc: TokenRejected) -> str:
     url = _server_url()
-    if "no token" in str(exc):
-        return f"not logged in to {url}: run `addnorm signup NAME` or `addnorm login`"
-    return f"token rejected by {url}: run `addnorm login` with a token this server issued"
+    if "no token" not in str(exc):
+        return f"token rejected by {url}: run `addnorm login` with a token this server issued"
+    # Tokens are saved per URL: the same server started on another port finds none. Its data
+    # (and so the token) is the same, so say which saved token to carry over, and how.
+    others = [u for u in config.load().tokens if u != url]
+    if others:
+        return (
+            f"not logged in to {url}; a token is saved for {', '.join(others)}: if this is the "
+            f"same server (same data directory) on a new address, run "
+            f"`addnorm login --url {url} --from {others[-1]}`, else `addnorm signup NAME`"
+        )
+    return f"not logged in to {url}: run `addnorm signup NAME` or `addnorm login`"
 
 
 def _server_url(explicit: str | None = None) -> str:
@@ -123,17 +136,39 @@ def signup(
     out.print(Text("next: addnorm list, then addnorm start SLUG"))
 
 
+def _read_token(server: str) -> str:
+    """The token from a pipe (``echo TOKEN | addnorm login``) when stdin is not a terminal, else
+    asked for as a hidden prompt. getpass reads the terminal, not stdin, so it is only used
+    when stdin is the terminal."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline()
+    return str(typer.prompt(f"token for {server}", hide_input=True))
+
+
 @friendly
 def login(
     url: UrlOpt = None,
     token: Annotated[
-        str | None, typer.Option("--token", help="The token; asked for when omitted.")
+        str | None,
+        typer.Option("--token", help="The token; read from stdin (or asked for) when omitted."),
+    ] = None,
+    from_url: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            help="Reuse the token saved for this other URL (the same server on a new port).",
+        ),
     ] = None,
 ) -> None:
     """Check a token with the server and save it for this server (file mode 0600)."""
     server = _server_url(url)
+    if from_url is not None:
+        old = config.normalise_url(from_url)
+        token = config.load().tokens.get(old)
+        if token is None:
+            raise AddnormError(f"no token saved for {old}; `addnorm login` with the token")
     if token is None:
-        token = typer.prompt(f"token for {server}", hide_input=True)
+        token = _read_token(server)
     token = token.strip()
     if not token:
         raise AddnormError("the token must not be empty")
@@ -156,20 +191,38 @@ def list_exercises(lang: LangOpt = "en", as_json: JsonOpt = False) -> None:
     if as_json:
         show.print_json(out, exercises)
         return
+    out.print(_exercise_table(exercises, out.width))
+    out.print(show.catalogue_progress(exercises))
+
+
+# Below this width the topic column goes: the slug a learner types, and the title, come first.
+WIDE_LIST = 100
+
+
+def _exercise_table(exercises: Sequence[Mapping[str, Any]], width: int) -> Table:
+    """The catalogue as a table whose slug column never folds or truncates (the slug is what
+    the learner types next); the title wraps instead, and under ``WIDE_LIST`` columns the topic
+    column is left out."""
+    slugs = [str(e.get("slug")) for e in exercises]
+    wide = width >= WIDE_LIST
     table = Table()
-    for column in ("exercise", "title", "topic", "difficulty", "status"):
-        table.add_column(column)
+    table.add_column("exercise", no_wrap=True, min_width=max(map(len, slugs), default=8))
+    table.add_column("title", overflow="fold", ratio=1)
+    if wide:
+        table.add_column("topic", no_wrap=True)
+    table.add_column("level", no_wrap=True)
+    table.add_column("status", no_wrap=True)
     for e in exercises:
         status = str(e.get("status", ""))
-        table.add_row(
-            Text(str(e.get("slug"))),
-            Text(str(e.get("title"))),
-            Text(str(e.get("topic"))),
+        cells = [Text(str(e.get("slug"))), Text(str(e.get("title")))]
+        if wide:
+            cells.append(Text(str(e.get("topic"))))
+        cells += [
             Text(str(e.get("difficulty"))),
             Text(status.replace("_", " "), STATUS_STYLE.get(status, "")),
-        )
-    out.print(table)
-    out.print(show.catalogue_progress(exercises))
+        ]
+        table.add_row(*cells)
+    return table
 
 
 def _prompt_file(exercise: Mapping[str, Any]) -> str:
@@ -210,16 +263,13 @@ def start(
     out.print(Text(f"  addnorm submit {code_path}    (once)"))
 
 
-def _local_slugs() -> list[str]:
-    root = exercises_dir()
-    return sorted(p.parent.name for p in root.glob("*/starter.py"))
-
-
 def _report_json(report: LocalReport) -> dict[str, Any]:
     return {
         "exercise": report.slug,
         "passed": report.passed,
         "problem": report.problem,
+        "status": report.status,
+        "line": report.line,
         "cases": [
             {
                 "name": c.name,
@@ -234,15 +284,18 @@ def _report_json(report: LocalReport) -> dict[str, Any]:
 
 
 @friendly
-def check(file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False) -> None:
-    """Run the exercise's public local cases on FILE, in this process (fast, no server)."""
+def check(
+    file: FileArg, exercise: ExerciseOpt = None, as_json: JsonOpt = False, table: TableOpt = False
+) -> None:
+    """The server's static checks (banned calls, the required definitions), then the
+    exercise's public cases, forward and backward, on FILE, in this process (no server)."""
     code = read_code(file)
-    slug = exercise_of(file, code, exercise, _local_slugs())
+    slug = exercise_of(file, code, exercise, local_slugs())
     report = run_local_check(slug, code, str(file))
     if as_json:
         show.print_json(out, _report_json(report))
     else:
-        show.local_report(out, report)
+        show.local_report(out, report, table=table)
     if not report.passed:
         raise typer.Exit(EXIT_NOT_PASSED)
 
@@ -253,6 +306,7 @@ def submit(
     exercise: ExerciseOpt = None,
     as_json: JsonOpt = False,
     lang: VerdictLangOpt = None,
+    table: TableOpt = False,
 ) -> None:
     """Have the server grade FILE; exit code 1 unless it passed."""
     code = read_code(file)
@@ -263,7 +317,7 @@ def submit(
     if as_json:
         show.print_json(out, verdict)
     else:
-        show.verdict(out, verdict, slug)
+        show.verdict(out, verdict, slug, table=table)
     if verdict.get("verdict") != "passed":
         raise typer.Exit(EXIT_NOT_PASSED)
 
@@ -273,7 +327,9 @@ def _next_exercise(exercises: Sequence[Mapping[str, Any]], after: str) -> str | 
     return next((s for s in open_ if s != after), None)
 
 
-def _watch_round(client: Client, file: Path, slug: str, code: str, lang: str | None = None) -> bool:
+def _watch_round(
+    client: Client, file: Path, slug: str, code: str, lang: str | None = None, table: bool = False
+) -> bool:
     """One check-then-submit round; True when the server passed the code."""
     out.rule(Text(f"{file.name}: checking"))
     try:
@@ -282,7 +338,7 @@ def _watch_round(client: Client, file: Path, slug: str, code: str, lang: str | N
         out.print(Text(f"no local check: {exc}", "dim"))
         report = None
     if report is not None:
-        show.local_report(out, report)
+        show.local_report(out, report, table=table)
         if not report.passed:
             out.print(Text("fix the local cases first; not submitted. Save to re-run.", "yellow"))
             return False
@@ -294,7 +350,7 @@ def _watch_round(client: Client, file: Path, slug: str, code: str, lang: str | N
         # The server may come back (or the rate limit lift): keep watching.
         err.print(Text(f"addnorm: {exc}"))
         return False
-    show.verdict(out, verdict, slug)
+    show.verdict(out, verdict, slug, table=table)
     passed = verdict.get("verdict") == "passed"
     try:
         exercises = client.exercises()
@@ -316,6 +372,7 @@ def watch(
         bool, typer.Option("--exit-on-pass", help="Stop (exit 0) once the server passes it.")
     ] = False,
     lang: VerdictLangOpt = None,
+    table: TableOpt = False,
 ) -> None:
     """Re-check and re-submit FILE on every save (local cases first), like rustlings' watch."""
     code = read_code(file)
@@ -325,12 +382,77 @@ def watch(
         watcher = FileWatcher(file)
         watcher.accept(code)
         while True:
-            if _watch_round(client, file, slug, code, verdict_lang) and exit_on_pass:
+            if _watch_round(client, file, slug, code, verdict_lang, table) and exit_on_pass:
                 return
             out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
             change = watcher.next_change()
             assert change is not None  # without a timeout it only returns with new content
             code = change
+
+
+# -- help -----------------------------------------------------------------------------------------
+
+SlugArg = Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm (see `list`).")]
+
+
+@friendly
+def hint(
+    slug: SlugArg,
+    number: Annotated[
+        int | None,
+        typer.Argument(help="Which rung (1 = concept, ...); default: the next one not yet seen."),
+    ] = None,
+    lang: LangOpt = "en",
+    as_json: JsonOpt = False,
+) -> None:
+    """The next hint for an exercise (or rung NUMBER): the concept, the formula, then the line
+    that is usually wrong. The server records it: a pass after hints is reviewed sooner."""
+    lang = _check_lang(lang)
+    with _client() as client:
+        if number is None:
+            used = client.help(slug, lang)
+            total = int(used.get("hints_total") or 0)
+            seen = {int(n) for n in used.get("hints_seen") or []}
+            unseen = [n for n in range(1, total + 1) if n not in seen]
+            if not total:
+                raise AddnormError(f"{slug} has no hints")
+            # Every rung seen: show the last one again rather than nothing.
+            number = unseen[0] if unseen else total
+        given = client.hint(slug, number, lang)
+    if as_json:
+        show.print_json(out, given)
+        return
+    rung, rungs = given.get("rung"), given.get("of")
+    out.print(Text(f"{slug}: hint {rung} of {rungs} ({given.get('kind')})", "bold"))
+    out.print(Text(str(given.get("text") or "").rstrip()))
+    if isinstance(rung, int) and isinstance(rungs, int) and rung < rungs:
+        out.print(Text(f"next: addnorm hint {slug}", "dim"))
+
+
+@friendly
+def solution(
+    slug: SlugArg,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            help="Ask for it before passing (after enough failed attempts); "
+            "a later pass then counts as a lapse in review.",
+        ),
+    ] = False,
+    lang: LangOpt = "en",
+    as_json: JsonOpt = False,
+) -> None:
+    """The worked solution, once you have passed the exercise (or, with --reveal, after
+    enough failed attempts). The code goes to stdout, so `> solved.py` keeps it."""
+    with _client() as client:
+        given = client.solution(slug, _check_lang(lang), reveal=reveal)
+    if as_json:
+        show.print_json(out, given)
+        return
+    err.print(Text(f"{slug}: worked solution ({given.get('reason')})", "bold"))
+    # Plain write: the code must reach a file or pager byte for byte, never re-wrapped.
+    out.file.write(str(given.get("code") or "").rstrip("\n") + "\n")
 
 
 # -- questions ----------------------------------------------------------------------------------
@@ -469,6 +591,8 @@ def register(app: typer.Typer) -> None:
     app.command()(check)
     app.command()(submit)
     app.command()(watch)
+    app.command()(hint)
+    app.command()(solution)
     app.command()(quiz)
     app.command()(review)
     app.command()(status)

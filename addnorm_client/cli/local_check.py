@@ -1,16 +1,17 @@
-"""``addnorm check``: the notebooks' public local cases, run in-process on the learner's file.
+"""``addnorm check``: the server's static checks, then the exercise's public local cases, run
+in-process on the learner's file, for every kind of exercise (module, function,
+autograd.Function).
 
-Two places hold an exercise's local cases, and both are supported:
+Everything comes from the exercise's own files, never from the server's modules:
 
-- ``exercises/<slug>/local_check.py`` defining ``local_cases()``: the learner's file is executed
-  alone in a fresh namespace (as the server runs it), its class (the first ``nn.Module`` subclass
-  the starter defines) is taken from it, and each case goes through
-  ``addnorm_client.local.run_case(case, cls)``;
-- otherwise the notebook's local-check cell held by ``api.notebooks``, executed in the namespace
-  where the learner's class is defined, with its call to ``addnorm_client.local.check`` caught
-  (the cases are collected, not printed) and each case run by ``run_case(case)``.
-
-``local_cases``, ``run_case`` and ``check`` are the whole dependency on that machinery.
+- ``exercises/<slug>/spec.py``, read as text (``addnorm_client.exercise_files``): the names the
+  code must define and the banned names, checked by ``addnorm_client.static``, the very code
+  the server's grader runs first. A file the server would reject before running it (a banned
+  call, a missing definition, a syntax error) fails here for the same reason;
+- ``exercises/<slug>/local_check.py``'s ``local_cases()``: the learner's file is executed alone
+  in a fresh namespace (as the server runs it), what it defines is taken by name, and each case
+  goes through ``addnorm_client.local.run_case``: the forward pass against the reference, then
+  the backward pass against the forward's derivative.
 
 Like the notebooks, this runs the learner's code in this very process, unsandboxed: it is the
 learner's own code on the learner's own machine. Only the server's verdict counts.
@@ -18,15 +19,15 @@ learner's own code on the learner's own machine. Only the server's verdict count
 
 from __future__ import annotations
 
-import ast
-import contextlib
 import traceback
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from addnorm_client import static
 from addnorm_client.client import AddnormError
+from addnorm_client.exercise_files import Contract, contract, exercises_dir, local_slugs
+
+__all__ = ["CaseOutcome", "LocalReport", "local_slugs", "run_local_check"]
 
 
 @dataclass(frozen=True)
@@ -41,61 +42,17 @@ class CaseOutcome:
 @dataclass(frozen=True)
 class LocalReport:
     slug: str
-    # Set when the learner's file itself failed (syntax error, exception at import).
+    # Set when the learner's file itself failed (the server's static checks, a syntax error, an
+    # exception at import).
     problem: str | None
     cases: tuple[CaseOutcome, ...]
+    # "rejected" (a banned name: the server refuses it unrun) or "error"; None: the cases ran.
+    status: str | None = None
+    line: int | None = None
 
     @property
     def passed(self) -> bool:
         return self.problem is None and bool(self.cases) and all(c.ok for c in self.cases)
-
-
-def exercises_dir() -> Path:
-    """The exercise content this checkout holds (``ADDNORM_CONTENT_DIR`` moves it)."""
-    from api.config import get_settings
-
-    return get_settings().content_dir
-
-
-def class_name(slug: str) -> str:
-    """The class the exercise asks for: the first ``nn.Module`` subclass its starter defines."""
-    starter = exercises_dir() / slug / "starter.py"
-    for node in ast.parse(starter.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.ClassDef) and any(
-            ast.unparse(base) in ("nn.Module", "torch.nn.Module", "Module") for base in node.bases
-        ):
-            return node.name
-    raise AddnormError(f"the starter of {slug!r} defines no nn.Module class")
-
-
-def cases_source(slug: str) -> str:
-    from api import notebooks
-
-    table: dict[str, tuple[str, str]] = getattr(notebooks, "_LOCAL_CHECKS", {})
-    if slug not in table:
-        raise AddnormError(f"exercise {slug!r} has no local cases; use `addnorm submit`")
-    header: str = getattr(notebooks, "_CASE_HEADER", "")
-    return f"{header}\n\n{table[slug][1]}"
-
-
-@contextlib.contextmanager
-def _collecting() -> Iterator[list[Any]]:
-    from addnorm_client import local
-
-    # Typed loosely: the notebook-cell cases call check(cases), whatever signature local.py's
-    # own check has by now.
-    module: Any = local
-    collected: list[Any] = []
-    original = module.check
-
-    def collect(cases: Sequence[Any], *args: Any, **kwargs: Any) -> None:
-        collected.extend(cases)
-
-    module.check = collect
-    try:
-        yield collected
-    finally:
-        module.check = original
 
 
 def _learner_line(exc: BaseException, filename: str) -> str:
@@ -103,68 +60,65 @@ def _learner_line(exc: BaseException, filename: str) -> str:
     return f" (line {frames[-1].lineno})" if frames else ""
 
 
-def _outcomes(results: Sequence[Any]) -> tuple[CaseOutcome, ...]:
-    return tuple(CaseOutcome(r.name, r.shape, r.ok, r.max_abs_error, r.note) for r in results)
+def _entry(namespace: dict[str, Any], spec: Contract) -> Any:
+    """What the exercise calls, as ``local_cases()``' builds expect it: the class, the function,
+    or (several functions) a dict of them by name; None when the file lacks one of them."""
+    import torch
+    from torch import nn
+
+    found = {name: namespace.get(name) for name in spec.names}
+    for value in found.values():
+        if spec.kind == "module" and not (isinstance(value, type) and issubclass(value, nn.Module)):
+            return None
+        if spec.kind == "autograd_function" and not (
+            isinstance(value, type) and issubclass(value, torch.autograd.Function)
+        ):
+            return None
+        if spec.kind == "function" and (not callable(value) or isinstance(value, type)):
+            return None
+    return found if spec.functions else found[spec.class_name]
 
 
-def _run_local_cases(slug: str, code: str, filename: str, cases_file: Path) -> LocalReport:
-    """``exercises/<slug>/local_check.py``'s ``local_cases()`` on the class ``code`` defines."""
+def run_local_check(slug: str, code: str, filename: str) -> LocalReport:
+    """The server's static checks on ``code``, then the exercise's public cases on what it
+    defines."""
+    spec = contract(slug)
+    problem = static.check(
+        code,
+        class_name=spec.class_name,
+        banned=spec.banned,
+        functions=spec.names if spec.kind == "function" else (),
+        base=spec.base,
+    )
+    if problem is not None:
+        return LocalReport(slug, problem.message, (), problem.status, problem.line)
+    cases_file = exercises_dir() / slug / "local_check.py"
+    if not cases_file.is_file():
+        raise AddnormError(f"exercise {slug!r} has no local cases; use `addnorm submit`")
+    # torch comes in with the local machinery, only when a check actually runs.
     from addnorm_client import local
 
-    wanted = class_name(slug)
-    # The name run_case looks for in a traceback to point at the learner's line.
-    filename = getattr(local, "SUBMISSION_FILENAME", filename)
+    # The name the server's harness gives the learner's code, so tracebacks read the same.
+    filename = local.SUBMISSION_FILENAME
     namespace: dict[str, Any] = {"__name__": "submission"}
     try:
         exec(compile(code, filename, "exec"), namespace)
     except SyntaxError as exc:
-        return LocalReport(slug, f"SyntaxError: {exc.msg} (line {exc.lineno})", ())
+        return LocalReport(slug, f"SyntaxError: {exc.msg} (line {exc.lineno})", (), "error")
     except (Exception, SystemExit) as exc:
         where = _learner_line(exc, filename)
-        return LocalReport(slug, f"{type(exc).__name__}: {exc}{where}", ())
-    from torch import nn
-
-    cls = namespace.get(wanted)
-    if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
-        return LocalReport(slug, f"{filename} defines no nn.Module class `{wanted}`", ())
+        return LocalReport(slug, f"{type(exc).__name__}: {exc}{where}", (), "error")
+    entry = _entry(namespace, spec)
+    if entry is None:
+        wanted = " and ".join(f"`{n}`" for n in spec.names)
+        kind = {"module": "an nn.Module class", "autograd_function": "an autograd.Function"}
+        what = kind.get(spec.kind, "a function")
+        return LocalReport(slug, f"your code must define {wanted} as {what}", (), "error")
     cases_namespace: dict[str, Any] = {"__name__": f"addnorm_local_check_{slug}"}
     exec(compile(cases_file.read_text(encoding="utf-8"), str(cases_file), "exec"), cases_namespace)
     cases = cases_namespace["local_cases"]()
-    # run_case(case, cls): the signature that goes with local_check.py files.
-    run: Callable[..., Any] = local.run_case
-    outcomes = _outcomes([run(case, cls) for case in cases])
-    if not outcomes:
+    results = [local.run_case(case, entry) for case in cases]
+    if not results:
         raise AddnormError(f"the local cases of {slug!r} produced no case to run")
-    return LocalReport(slug, None, outcomes)
-
-
-def run_local_check(slug: str, code: str, filename: str) -> LocalReport:
-    """Run the exercise's public cases against the class ``code`` defines."""
-    cases_file = exercises_dir() / slug / "local_check.py"
-    if cases_file.is_file():
-        return _run_local_cases(slug, code, filename, cases_file)
-    source = cases_source(slug)
-    namespace: dict[str, Any] = {"__name__": "__addnorm_learner__"}
-    try:
-        exec(compile(code, filename, "exec"), namespace)
-    except SyntaxError as exc:
-        return LocalReport(slug, f"SyntaxError: {exc.msg} (line {exc.lineno})", ())
-    except (Exception, SystemExit) as exc:
-        where = _learner_line(exc, filename)
-        return LocalReport(slug, f"{type(exc).__name__}: {exc}{where}", ())
-    # torch comes in here, with the local machinery, only when a check actually runs.
-    from addnorm_client.local import run_case
-
-    with _collecting() as cases:
-        try:
-            exec(compile(source, f"<local cases for {slug}>", "exec"), namespace)
-        except (Exception, SystemExit) as exc:
-            # Building a case calls the learner's class (e.g. a NameError for a renamed one).
-            where = _learner_line(exc, filename)
-            return LocalReport(slug, f"{type(exc).__name__}: {exc}{where}", ())
-    # run_case(case): the signature that goes with the notebook-cell cases.
-    run: Callable[..., Any] = run_case
-    outcomes = _outcomes([run(case) for case in cases])
-    if not outcomes:
-        raise AddnormError(f"the local cases of {slug!r} produced no case to run")
+    outcomes = tuple(CaseOutcome(r.name, r.shape, r.ok, r.max_abs_error, r.note) for r in results)
     return LocalReport(slug, None, outcomes)

@@ -7,6 +7,8 @@ contain ``[red]`` prints as written.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,8 +57,11 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def verdict(console: Console, v: Mapping[str, Any], slug: str) -> None:
-    name = str(v.get("verdict") or v.get("state") or "unknown")
+def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = False) -> None:
+    """The verdict as a learner reads it in any terminal width: the status and message, the
+    named mistake, then the first failing check as a card; the table of every failing check
+    only with ``table`` (``--table``), since at 80 columns its columns fold into slivers."""
+    name = str(v.get("verdict") or v.get("status") or v.get("state") or "unknown")
     line = Text()
     line.append(f"{slug}: {name.upper()}", style=VERDICT_STYLES.get(name, "bold"))
     line.append(f"  {v.get('message') or ''}")
@@ -75,32 +80,13 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str) -> None:
     checks: Sequence[Mapping[str, Any]] = v.get("checks") or []
     failing = [c for c in checks if not c.get("passed")]
     if failing:
-        columns = ("case", "shape", "dtype", "max abs err", "max rel err", "message")
-        rows = []
-        for c in failing[:MAX_FAILING_SHOWN]:
-            target = f" [{c['target']}]" if c.get("target") else ""
-            rows.append(
-                (
-                    f"{c.get('case', '')}{target}",
-                    _fmt(c.get("shape")),
-                    str(c.get("dtype") or ""),
-                    _fmt(c.get("max_abs_error")),
-                    _fmt(c.get("max_rel_error")),
-                    str(c.get("message") or ""),
-                )
+        first_failure(console, _first(failing, str(v.get("message") or "")))
+        if table:
+            failing_table(console, failing, len(checks))
+        else:
+            console.print(
+                Text(f"{len(failing)} of {len(checks)} checks failed; --table lists them", "dim")
             )
-        # A check that never ran has no shape or error: drop the columns no row fills.
-        keep = [i for i in range(len(columns)) if i == 0 or any(row[i] for row in rows)]
-        table = Table(
-            title=f"failing checks ({len(failing)} of {len(checks)})", title_justify="left"
-        )
-        for i in keep:
-            table.add_column(columns[i], overflow="fold")
-        for row in rows:
-            table.add_row(*(Text(row[i]) for i in keep))
-        console.print(table)
-        if len(failing) > MAX_FAILING_SHOWN:
-            console.print(f"... and {len(failing) - MAX_FAILING_SHOWN} more failing checks")
     elif checks:
         console.print(Text(f"all {len(checks)} checks passed", style="green"))
     error = v.get("error")
@@ -113,27 +99,113 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str) -> None:
             console.print(Text(str(v[key]).rstrip()))
 
 
-def local_report(console: Console, report: LocalReport) -> None:
-    if report.problem is not None:
-        console.print(Text(f"{report.slug}: local check could not run: {report.problem}", "red"))
-        return
-    table = Table(title=f"{report.slug}: local cases (forward pass, float32)", title_justify="left")
-    for column in ("", "case", "shape", "max abs err", "result"):
-        table.add_column(column)
-    for c in report.cases:
-        table.add_row(
-            Text("✓", "green") if c.ok else Text("✗", "red"),
-            escape(c.name),
-            _fmt(c.shape),
-            _fmt(c.max_abs_error),
-            escape(c.note),
+_FIRST_CASE = re.compile(r"First: '([^']+)'")
+
+
+def _first(failing: Sequence[Mapping[str, Any]], message: str) -> Mapping[str, Any]:
+    """The failing check of the case the message calls the first one, else the first row."""
+    named = _FIRST_CASE.search(message)
+    if named:
+        for c in failing:
+            if c.get("case") == named.group(1):
+                return c
+    return failing[0]
+
+
+def _number(value: Any) -> str:
+    """NaN and inf as such; an unbounded tolerance as "any"."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value) or value > 1e300:
+            return "any" if value > 0 else "-inf"
+        return f"{value:.3g}"
+    return _fmt(value)
+
+
+def first_failure(console: Console, c: Mapping[str, Any]) -> None:
+    """One failing check as short labelled lines, each readable at 80 columns."""
+    target = f", {c['target']}" if c.get("target") else ""
+    console.print(Text(f"First failure: case {c.get('case', '')}{target}", "bold red"))
+    rows: list[tuple[str, str]] = []
+    if c.get("description"):
+        rows.append(("input", str(c["description"])))
+    if c.get("step_description"):
+        rows.append(("step", str(c["step_description"])))
+    if c.get("shape") is not None or c.get("dtype"):
+        rows.append(("shape", f"{_fmt(c.get('shape'))} {c.get('dtype') or ''}".strip()))
+    if c.get("max_abs_error") is not None:
+        at = f" at index {_fmt(c.get('worst_index'))}" if c.get("worst_index") else ""
+        allowed = (
+            f"; allowed {_number(c['allowed_abs_error'])}"
+            if c.get("allowed_abs_error") is not None
+            else ""
         )
+        rows.append(("error", f"{_number(c['max_abs_error'])}{at}{allowed}"))
+    if c.get("message"):
+        rows.append(("what", str(c["message"])))
+    for label, value in rows:
+        console.print(Text.assemble((f"  {label:<6} ", "dim"), value))
+
+
+def failing_table(console: Console, failing: Sequence[Mapping[str, Any]], total: int) -> None:
+    columns = ("case", "shape", "dtype", "max abs err", "max rel err", "message")
+    rows = []
+    for c in failing[:MAX_FAILING_SHOWN]:
+        target = f" [{c['target']}]" if c.get("target") else ""
+        rows.append(
+            (
+                f"{c.get('case', '')}{target}",
+                _fmt(c.get("shape")),
+                str(c.get("dtype") or ""),
+                _fmt(c.get("max_abs_error")),
+                _fmt(c.get("max_rel_error")),
+                str(c.get("message") or ""),
+            )
+        )
+    # A check that never ran has no shape or error: drop the columns no row fills.
+    keep = [i for i in range(len(columns)) if i == 0 or any(row[i] for row in rows)]
+    table = Table(title=f"failing checks ({len(failing)} of {total})", title_justify="left")
+    for i in keep:
+        table.add_column(columns[i], overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(row[i]) for i in keep))
     console.print(table)
+    if len(failing) > MAX_FAILING_SHOWN:
+        console.print(f"... and {len(failing) - MAX_FAILING_SHOWN} more failing checks")
+
+
+def local_report(console: Console, report: LocalReport, *, table: bool = False) -> None:
+    if report.problem is not None:
+        head = "rejected by the server's checks" if report.status == "rejected" else "not run"
+        console.print(Text(f"{report.slug}: {head}: {report.problem}", "red"))
+        return
+    failing = [c for c in report.cases if not c.ok]
+    if table or not failing:
+        grid = Table(title=f"{report.slug}: local cases", title_justify="left")
+        for column in ("", "case", "shape", "max abs err", "result"):
+            grid.add_column(column, overflow="fold")
+        for c in report.cases:
+            grid.add_row(
+                Text("✓", "green") if c.ok else Text("✗", "red"),
+                escape(c.name),
+                _fmt(c.shape),
+                _fmt(c.max_abs_error),
+                escape(c.note),
+            )
+        console.print(grid)
+    if failing:
+        first = failing[0]
+        console.print(Text(f"First failure: {first.name}", "bold red"))
+        console.print(Text.assemble(("  shape  ", "dim"), _fmt(first.shape)))
+        if first.max_abs_error is not None:
+            console.print(Text.assemble(("  error  ", "dim"), _number(first.max_abs_error)))
+        console.print(Text.assemble(("  what   ", "dim"), first.note))
     ok = sum(c.ok for c in report.cases)
     style = "green" if report.passed else "red"
     console.print(
         Text(f"{ok} of {len(report.cases)} local cases match", style),
-        Text("(a sanity check: `addnorm submit` gets the verdict that counts)", "dim"),
+        Text("(forward and backward; `addnorm submit` gets the verdict that counts)", "dim"),
     )
 
 

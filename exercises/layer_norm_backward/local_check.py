@@ -1,6 +1,8 @@
-"""`torch.nn.functional.layer_norm` with random weight and bias, forward only
+"""`torch.nn.functional.layer_norm` with random weight and bias: the output, and your backward's
+gradients for x, weight and bias
 
-`torch.nn.functional.layer_norm`，weight 和 bias 随机，只比较前向
+`torch.nn.functional.layer_norm`，weight 和 bias 随机：比较输出，以及你的 backward
+对 x、weight、bias 的梯度
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ def local_cases() -> list[LocalCase]:
         w = 1 + 0.5 * torch.randn(d, generator=g)
         b = torch.randn(d, generator=g)
 
-        def build(fn: Any) -> Callable[[torch.Tensor], Any]:
-            return lambda t: fn.apply(t, w, b, 1e-5)
+        def build(fn: Any) -> Callable[..., Any]:
+            return lambda t, weight=w, bias=b: fn.apply(t, weight, bias, 1e-5)
 
-        return LocalCase(name, x, build, F.layer_norm(x, (d,), w, b, 1e-5))
+        expected = F.layer_norm(x, (d,), w, b, 1e-5)
+        return LocalCase(name, x, build, expected, leaves={"weight": w, "bias": b})
 
     return [
         case("2-D", (4, 16), 1.0),

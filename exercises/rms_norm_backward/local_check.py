@@ -1,6 +1,7 @@
-"""`torch.nn.functional.rms_norm` with a random weight, forward only
+"""`torch.nn.functional.rms_norm` with a random weight: the output, and your backward's gradients
+for x and weight
 
-`torch.nn.functional.rms_norm`，weight 随机，只比较前向
+`torch.nn.functional.rms_norm`，weight 随机：比较输出，以及你的 backward 对 x、weight 的梯度
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ def local_cases() -> list[LocalCase]:
         d = shape[-1]
         w = 1 + 0.5 * torch.randn(d, generator=g)
 
-        def build(fn: Any) -> Callable[[torch.Tensor], Any]:
-            return lambda t: fn.apply(t, w, 1e-6)
+        def build(fn: Any) -> Callable[..., Any]:
+            return lambda t, weight=w: fn.apply(t, weight, 1e-6)
 
-        return LocalCase(name, x, build, F.rms_norm(x, (d,), w, 1e-6))
+        return LocalCase(name, x, build, F.rms_norm(x, (d,), w, 1e-6), leaves={"weight": w})
 
     return [
         case("2-D", (4, 16), 1.0),

@@ -1,6 +1,6 @@
-"""`torch.nn.functional.silu`, forward only (the server also grades your backward)
+"""`torch.nn.functional.silu`: the output, and your backward's gradient for x
 
-`torch.nn.functional.silu`，只比较前向（服务器还会评测你的 backward）
+`torch.nn.functional.silu`：比较输出，以及你的 backward 对 x 的梯度
 """
 
 from __future__ import annotations

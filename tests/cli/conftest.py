@@ -35,7 +35,7 @@ BIASED = ".mean(dim=-1, keepdim=True)"
 SOLUTION = _LAYER_NORM.format(detach="", reduce=BIASED)
 # The classic mistake the grader names: the sample (n - 1) variance instead of the biased one.
 UNBIASED = _LAYER_NORM.format(detach="", reduce=".sum(dim=-1, keepdim=True) / (x.shape[-1] - 1)")
-# Right forward pass, wrong gradients: passes the local cases (forward only), fails on the server.
+# Right forward pass, wrong gradients: fails the local backward check and the server's verdict.
 DETACHED = _LAYER_NORM.format(detach=".detach()", reduce=BIASED)
 
 
@@ -58,6 +58,9 @@ class Learner:
             env={**self.env, **env},
             cwd=self.home,
             timeout=timeout,
+            # No controlling terminal: nothing the CLI does may read the keyboard of whoever
+            # runs the tests (getpass opens /dev/tty, not stdin).
+            start_new_session=True,
         )
 
 

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import httpx
 
-from tests.cli.conftest import SOLUTION, UNBIASED, Learner, learner_env, one_line_error
+from tests.cli.conftest import (
+    DETACHED,
+    SOLUTION,
+    UNBIASED,
+    Learner,
+    learner_env,
+    one_line_error,
+)
 from tests.support import REPO, Server, free_port
 
 STARTER = (REPO / "exercises" / "layer_norm" / "starter.py").read_text(encoding="utf-8")
@@ -125,6 +132,12 @@ def test_submit_shows_the_verdict_and_exits_1_unless_passed(signed_up: Learner) 
     assert wrong.returncode == 1
     assert "layer_norm: FAILED" in wrong.stdout
     assert "Diagnosis:" in wrong.stdout and "unbiased" in wrong.stdout.lower()
+
+    # Right forward pass, detached statistics: the server names the mistake in the gradients.
+    (signed_up.home / "layer_norm.py").write_text(DETACHED)
+    detached = signed_up.run("submit", "layer_norm.py")
+    assert detached.returncode == 1
+    assert "layer_norm: FAILED" in detached.stdout and "detached_statistics" in detached.stdout
 
     (signed_up.home / "layer_norm.py").write_text(SOLUTION)
     right = signed_up.run("submit", "layer_norm.py", "--json")
