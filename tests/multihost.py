@@ -161,21 +161,27 @@ def _wait(
     raise RuntimeError(f"{what} did not come up in 60 s:\n{log.read_text()}")
 
 
-@dataclass
-class Service:
-    process: subprocess.Popen[bytes]
-    directory: Path
-
-    def stop(self, sig: signal.Signals = signal.SIGINT) -> None:
-        if self.process.poll() is None:
+def _stop(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    """``sig`` to the server's process group; SIGKILL if it is not gone within 20 s."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, sig)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        shutil.rmtree(self.directory, ignore_errors=True)
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@contextlib.contextmanager
+def _scratch(prefix: str) -> Iterator[Path]:
+    # Not under pytest's tmp_path: that is root's and closed to the postgres user.
+    directory = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -187,47 +193,46 @@ def postgres_on(net: Network, host: str = "db") -> Iterator[str]:
     assert bins, "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin"
     bindir = bins[-1].parent
     owner = pwd.getpwnam("postgres")
-    # Not under pytest's tmp_path: that is root's and closed to the postgres user.
-    data = Path(tempfile.mkdtemp(prefix="addnorm-mh-pg-"))
-    os.chown(data, owner.pw_uid, owner.pw_gid)
     as_postgres = ["runuser", "-u", "postgres", "--"]
-    initdb = [*as_postgres, str(bindir / "initdb"), "-D", str(data / "cluster"), "-U", "postgres"]
-    subprocess.run(
-        [*initdb, "--auth=trust", "--no-sync", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    with (data / "cluster" / "pg_hba.conf").open("a") as hba:
-        hba.write(f"host all all {SUBNET}.0/{PREFIX_LEN} trust\n")
     address = net.address(host)
-    log = data / "postgres.log"
-    argv = [*net.exec_prefix(host), *as_postgres, str(bindir / "postgres")]
-    argv += ["-D", str(data / "cluster"), "-c", f"listen_addresses={address}"]
-    argv += ["-c", f"port={PG_PORT}", "-c", f"unix_socket_directories={data}"]
-    # A test database: no durability, and shared memory kept in the data directory so even a
-    # killed cluster leaves nothing behind in /dev/shm.
-    argv += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-    argv += ["-c", "dynamic_shared_memory_type=mmap", "-c", "max_connections=60"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+    with _scratch("addnorm-mh-pg-") as data:
+        os.chown(data, owner.pw_uid, owner.pw_gid)
+        cluster = data / "cluster"
+        initdb = [*as_postgres, str(bindir / "initdb"), "-D", str(cluster), "-U", "postgres"]
+        subprocess.run(
+            [*initdb, "--auth=trust", "--no-sync", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
-    service = Service(process, data)
-    url = f"postgresql://postgres@{address}:{PG_PORT}/postgres"
+        with (cluster / "pg_hba.conf").open("a") as hba:
+            hba.write(f"host all all {SUBNET}.0/{PREFIX_LEN} trust\n")
+        log = data / "postgres.log"
+        argv = [*net.exec_prefix(host), *as_postgres, str(bindir / "postgres"), "-D", str(cluster)]
+        argv += ["-c", f"listen_addresses={address}", "-c", f"port={PG_PORT}"]
+        argv += ["-c", f"unix_socket_directories={data}", "-c", "max_connections=60"]
+        # A test database: no durability, and shared memory kept in the data directory so even
+        # a killed cluster leaves nothing behind in /dev/shm.
+        argv += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+        argv += ["-c", "dynamic_shared_memory_type=mmap"]
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        url = f"postgresql://postgres@{address}:{PG_PORT}/postgres"
 
-    def ready() -> bool:
+        def ready() -> bool:
+            try:
+                with psycopg.connect(url, connect_timeout=2):
+                    return True
+            except psycopg.OperationalError:
+                return False
+
         try:
-            with psycopg.connect(url, connect_timeout=2):
-                return True
-        except psycopg.OperationalError:
-            return False
-
-    try:
-        _wait("postgres", ready, log, process)
-        yield f"postgresql+psycopg://postgres@{address}:{PG_PORT}/postgres"
-    finally:
-        service.stop(signal.SIGINT)  # fast shutdown: it removes its own shared memory
+            _wait("postgres", ready, log, process)
+            yield f"postgresql+psycopg://postgres@{address}:{PG_PORT}/postgres"
+        finally:
+            _stop(process, signal.SIGINT)  # fast shutdown: it removes its own shared memory
 
 
 @contextlib.contextmanager
@@ -237,31 +242,30 @@ def redis_on(net: Network, host: str = "broker") -> Iterator[str]:
     server = shutil.which("redis-server")
     assert server, "redis-server is not installed (apt-get install redis-server)"
     address = net.address(host)
-    data = Path(tempfile.mkdtemp(prefix="addnorm-mh-redis-"))
-    log = data / "redis.log"
-    argv = [*net.exec_prefix(host), server, "--bind", address, "--port", str(REDIS_PORT)]
-    argv += ["--dir", str(data), "--save", "", "--appendonly", "no"]
-    # Protected mode answers every client not on loopback with DENIED; here every client is on
-    # another host, and the only network it listens on is the test's own.
-    argv += ["--protected-mode", "no"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    service = Service(process, data)
-    url = f"redis://{address}:{REDIS_PORT}/0"
+    with _scratch("addnorm-mh-redis-") as data:
+        log = data / "redis.log"
+        argv = [*net.exec_prefix(host), server, "--bind", address, "--port", str(REDIS_PORT)]
+        argv += ["--dir", str(data), "--save", "", "--appendonly", "no"]
+        # Protected mode answers every client not on loopback with DENIED; here every client is
+        # on another host, and the only network it listens on is the test's own.
+        argv += ["--protected-mode", "no"]
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        url = f"redis://{address}:{REDIS_PORT}/0"
 
-    def ready() -> bool:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1)
+        def ready() -> bool:
+            client = redis.Redis.from_url(url, socket_connect_timeout=1)
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+            finally:
+                client.close()
+
         try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
+            _wait("redis-server", ready, log, process)
+            yield url
         finally:
-            client.close()
-
-    try:
-        _wait("redis-server", ready, log, process)
-        yield url
-    finally:
-        service.stop(signal.SIGTERM)
+            _stop(process, signal.SIGTERM)

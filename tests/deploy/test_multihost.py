@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from sqlalchemy import create_engine
 from sqlmodel import Session
@@ -122,6 +123,17 @@ def stored(database_url: str, submission_id: int) -> Submission:
         engine.dispose()
 
 
+def sessions_from(database_url: str, address: str) -> list[str]:
+    """The states PostgreSQL shows for the connections from ``address`` (a figure, not a check:
+    what a host that vanished leaves behind on the database)."""
+    with psycopg.connect(database_url.replace("+psycopg", ""), connect_timeout=10) as conn:
+        found = conn.execute(
+            "SELECT coalesce(state, '?') FROM pg_stat_activity WHERE client_addr = %s ORDER BY 1",
+            (address,),
+        ).fetchall()
+    return [str(state) for (state,) in found]
+
+
 def live_workers(api: Server) -> int:
     return int(httpx.get(f"{api.url}/health", timeout=10).json()["workers"])
 
@@ -222,6 +234,7 @@ def test_queue_mode_across_hosts_a_worker_cut_off_mid_job_is_graded_once(
             net.cut(victim)
             cut_at = time.monotonic()
             assert stored(database, spin).verdict is None, "the job ended before the cut"
+            left_open = sessions_from(database, net.address(victim))
 
             # The API notices the lost host (it stops announcing)...
             until("the API counted the cut worker out", lambda: live_workers(api) == 1)
@@ -237,6 +250,9 @@ def test_queue_mode_across_hosts_a_worker_cut_off_mid_job_is_graded_once(
             assert not waiting.is_alive()
             assert slow["state"] == "done" and slow["verdict"] == "timeout", slow
             assert log_says(workers[survivor], grading_line(spin))
+            # Re-sent by the survivor's sweeper (the cut host's cannot reach Redis), well before
+            # Redis's own redelivery was due.
+            assert log_says(workers[survivor], "addnorm.sweeper: sweep: 1 re-graded")
             recorded = stored(database, spin)
             # Begun once on each host: the cut host's try, the survivor's re-send (sweeper).
             assert recorded.attempts == 2, recorded
@@ -274,5 +290,5 @@ def test_queue_mode_across_hosts_a_worker_cut_off_mid_job_is_graded_once(
     print(
         "multi-host figures: "
         + ", ".join(f"{name}={value:.2f}" for name, value in figures.items())
-        + f" (cut host: {victim})"
+        + f" (cut host: {victim}; its sessions on PostgreSQL after the cut: {left_open})"
     )
