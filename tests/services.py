@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,8 +133,15 @@ class Worker:
         self.kill()
 
 
-def start_worker(data_dir: Path, env: dict[str, str], *, name: str = "worker") -> Worker:
-    """``addnorm worker`` as a subprocess in its own process group; returns once it consumes."""
+def start_worker(
+    data_dir: Path,
+    env: dict[str, str],
+    *,
+    name: str = "worker",
+    command_prefix: Sequence[str] = (),
+) -> Worker:
+    """``addnorm worker`` as a subprocess in its own process group; returns once it consumes.
+    ``command_prefix`` runs it elsewhere (``ip netns exec NS``: a host of tests/multihost.py)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     log = data_dir / f"{name}-{secrets.token_hex(3)}.log"
     full_env = {
@@ -145,7 +152,7 @@ def start_worker(data_dir: Path, env: dict[str, str], *, name: str = "worker") -
     }
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "worker"],
+            [*command_prefix, sys.executable, "-m", "api.cli", "worker"],
             env=full_env,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +72,25 @@ class Server:
             return str(r.json()["token"])
 
 
+SERVE = (sys.executable, "-m", "api.cli", "serve")
+
+
 def start_server(data_dir: Path, **env: str) -> Server:
     """``addnorm serve`` as a subprocess, exactly as the README starts it."""
-    port = free_port()
+    return start_server_on(data_dir, env)
+
+
+def start_server_on(
+    data_dir: Path,
+    env: dict[str, str],
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    command_prefix: Sequence[str] = (),
+) -> Server:
+    """``start_server`` bound to ``host``; ``command_prefix`` runs it elsewhere (``ip netns exec
+    NS``: a host of tests/multihost.py), and the calling thread must then reach ``host`` too."""
+    port = port or free_port()
     log = data_dir / "server.log"
     canary = f"canary-{secrets.token_hex(16)}"
     full_env = {
@@ -88,13 +104,13 @@ def start_server(data_dir: Path, **env: str) -> Server:
     data_dir.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            [*command_prefix, *SERVE, "--host", host, "--port", str(port)],
             env=full_env,
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=REPO,
         )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{host}:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:

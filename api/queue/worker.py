@@ -61,6 +61,8 @@ def sweep_policy(settings: Settings) -> Policy:
 
 def grade_task(ctx: WorkerContext, task: Any, submission_id: int) -> str:
     """The task body: grade, store once, announce. Acked (late) only when it returns."""
+    # Names the submission (Celery's own lines name only the task): which host graded what.
+    log.info("grading submission %s", submission_id)
     try:
         row = grade_stored(
             ctx.engine, submission_id=submission_id, catalog=ctx.catalog, grader=ctx.grader
