@@ -4,6 +4,7 @@ SQLite and on PostgreSQL (a database of its own, dropped afterwards), as tests/a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -80,15 +81,23 @@ def deploy(data_dir: Path, database_url: str, **env: str) -> Deployment:
     return Deployment(server, database_url, full, token)
 
 
+@contextlib.contextmanager
+def fresh_database(kind: str, directory: Path) -> Iterator[str]:
+    """An empty database of its own: a SQLite file in ``directory``, or a PostgreSQL database
+    created for it and dropped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{directory / 'addnorm.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def database_url(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'addnorm.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
+    with fresh_database(request.param, tmp_path_factory.mktemp("sqlite")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
