@@ -274,6 +274,8 @@ UI: dict[str, tuple[str, str]] = {
     # operators (the /app/admin page) and registration
     "nav_admin": ("Operator", "管理"),
     "colon": (": ", "："),
+    "comma": (", ", "，"),
+    "semicolon": ("; ", "；"),
     "operator_only_title": ("Operators only", "仅限管理员"),
     "operator_only_text": (
         "This page is for the operator who runs this server. Sign in with an operator's token.",
@@ -302,7 +304,7 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "export_mine": ("Download my data", "下载我的数据"),
     "admin_title": ("Cohort", "学习小组"),
-    "admin_lead": ("Registration:", "注册方式："),
+    "admin_lead": ("Registration", "注册方式"),
     "registration_open": ("open to anyone who reaches this server", "对能访问本服务的任何人开放"),
     "registration_invite": ("by invite code", "凭邀请码"),
     "registration_closed": ("closed (you create learners)", "关闭（由你创建学习者）"),
