@@ -1,13 +1,13 @@
 """The ``addnorm`` command: ``serve``, ``worker`` (queue mode), ``grade`` a file locally,
-``notebooks``, and the learner's commands (``addnorm_client.cli``: ``signup``, ``list``,
-``start``, ``watch``, ``submit``, ...)."""
+``notebooks``, ``admin`` (operators, invites, backups on the host), and the learner's commands
+(``addnorm_client.cli``: ``signup``, ``list``, ``start``, ``watch``, ``submit``, ...)."""
 
 from __future__ import annotations
 
 import json
 import logging
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +20,11 @@ notebooks_app = typer.Typer(
     help="Generate and check the paired Jupyter notebooks.", no_args_is_help=True
 )
 app.add_typer(notebooks_app, name="notebooks")
+admin_app = typer.Typer(
+    help="Run addnorm for a group, on the host: operators, invites, backups (docs/operators.md).",
+    no_args_is_help=True,
+)
+app.add_typer(admin_app, name="admin")
 # signup, login, list, start, check, submit, watch, quiz, review, status: the learner's commands.
 register_learner_commands(app)
 
@@ -144,6 +149,100 @@ def grade(
         if verdict.diagnosis:
             typer.echo(f"\n{verdict.diagnosis.title}: {verdict.diagnosis.explanation}")
     raise typer.Exit(0 if verdict.status == "passed" else 1)
+
+
+def _database() -> tuple[str, Any]:
+    """The service's database, migrated to head, as ``addnorm serve`` would open it."""
+    from api import db
+    from api.config import get_settings
+
+    settings = get_settings()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    engine = db.make_engine(settings.sqlalchemy_url)
+    db.migrate(engine)
+    return settings.sqlalchemy_url, engine
+
+
+@admin_app.command("create-operator")
+def admin_create_operator(
+    name: Annotated[str, typer.Argument(help="The operator's name, e.g. your own.")],
+) -> None:
+    """Create an operator and print their token (shown once): it opens /admin and /app/admin."""
+    from sqlmodel import Session
+
+    from api.learners import create_operator
+
+    if not name.strip() or len(name) > 80:
+        typer.echo("the name must be 1 to 80 characters", err=True)
+        raise typer.Exit(2)
+    _, engine = _database()
+    with Session(engine) as session:
+        user, token = create_operator(session, name=name)
+    engine.dispose()
+    typer.echo(f"operator {user.name!r} (id {user.id}) created; their token, shown once:", err=True)
+    typer.echo(token)
+
+
+@admin_app.command("invite")
+def admin_invite(
+    uses: Annotated[int, typer.Option(help="How many learners may sign up with it.")] = 1,
+    days: Annotated[float, typer.Option(help="Days until it expires.")] = 7.0,
+) -> None:
+    """Make an invite code (ADDNORM_REGISTRATION=invite) and print it (shown once)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlmodel import Session
+
+    from api import registration
+
+    if not 1 <= uses <= registration.MAX_USES or not 0 < days <= 366:
+        typer.echo(f"--uses is 1 to {registration.MAX_USES}, --days above 0 up to 366", err=True)
+        raise typer.Exit(2)
+    _, engine = _database()
+    with Session(engine) as session:
+        row, code = registration.create_invite(
+            session, uses=uses, expires_at=datetime.now(UTC) + timedelta(days=days)
+        )
+    engine.dispose()
+    typer.echo(
+        f"invite for {row.uses} sign-up(s), expires {row.expires_at:%Y-%m-%d %H:%M} UTC:", err=True
+    )
+    typer.echo(code)
+
+
+@admin_app.command("backup")
+def admin_backup(
+    path: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
+) -> None:
+    """Copy the SQLite database to PATH while the service runs (SQLite's online backup)."""
+    from api.backup import BackupError, backup
+    from api.config import get_settings
+
+    try:
+        size = backup(get_settings().sqlalchemy_url, path)
+    except BackupError as exc:
+        typer.echo(f"backup failed: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"backed up to {path} ({size} bytes)")
+
+
+@admin_app.command("restore")
+def admin_restore(
+    path: Annotated[Path, typer.Argument(help="A file `addnorm admin backup` wrote.")],
+) -> None:
+    """Replace the database with the backup at PATH (it may be running: it sees the backup's
+    data from its next request), then migrate it to this version."""
+    from api.backup import BackupError, restore
+    from api.config import get_settings
+
+    try:
+        restore(get_settings().sqlalchemy_url, path)
+    except BackupError as exc:
+        typer.echo(f"restore failed: {exc}", err=True)
+        raise typer.Exit(1) from None
+    _, engine = _database()
+    engine.dispose()
+    typer.echo(f"restored from {path}")
 
 
 @notebooks_app.command("build")

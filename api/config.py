@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     # clock run out in seconds; a real interview of a few minutes would be pointless.
     interview_min_minutes: float = Field(default=10.0, gt=0, le=180)
 
+    # Who may create a learner over POST /users: anyone (open), holders of an operator's invite
+    # code (invite), or nobody but an operator (closed: POST /admin/learners). See
+    # docs/operators.md.
+    registration: Literal["open", "invite", "closed"] = "open"
+
     # Fairness: per learner.
     max_concurrent_gradings: int = Field(default=2, ge=1)
     submissions_per_minute: int = Field(default=30, ge=1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
@@ -18,6 +17,7 @@ from api.fairness import GradingLimits
 from api.grading.grader import Grader
 from api.models import User
 from api.questions import QuestionBank
+from api.tokens import hash_token as hash_token  # re-exported: routes import it from here
 
 if TYPE_CHECKING:
     from api.queue.client import GradingQueue
@@ -64,11 +64,6 @@ SessionDep = Annotated[Session, Depends(get_session)]
 _bearer = HTTPBearer(auto_error=False)
 
 
-def hash_token(token: str) -> str:
-    # Tokens are 256 random bits, so a plain SHA-256 is enough: there is nothing to brute-force.
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def current_user(
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
@@ -87,10 +82,26 @@ def current_user(
     session.commit()
     if user is None:
         raise HTTPException(401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
+    if user.disabled_at is not None:
+        # The token is right, the account is switched off: say so, so the learner asks the
+        # operator instead of hunting for a typo in the token.
+        raise HTTPException(403, detail=DISABLED)
     return user
 
 
+DISABLED = "This learner has been disabled by the operator: ask them to enable it again"
+
 CurrentUser = Annotated[User, Depends(current_user)]
+
+
+async def current_operator(user: CurrentUser) -> User:
+    """A token of the operator role (made on the host): 401 without a token, 403 for learners."""
+    if user.role != "operator":
+        raise HTTPException(403, detail="This needs an operator's token")
+    return user
+
+
+CurrentOperator = Annotated[User, Depends(current_operator)]
 
 
 async def get_exercise(ctx: AppDep, slug: str) -> Exercise:

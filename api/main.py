@@ -23,7 +23,7 @@ from api.httpguard import BodyGuard, invalid_text
 from api.questions import load_question_bank
 from api.queue.recovery import recover_in_background
 from api.refusals import invalid_request
-from api.routes import exercises, health, progress, questions, submissions, users
+from api.routes import admin, exercises, health, progress, questions, submissions, users
 from api.routes.interviews import router as interviews_router
 from api.web import install as install_web_ui
 
@@ -149,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(UnicodeEncodeError, invalid_text)
     # Refusals that always serialise, whatever the body held (NaN, huge values): api.refusals.
     app.add_exception_handler(RequestValidationError, invalid_request)
-    for module in (health, users, exercises, submissions, progress, questions):
+    for module in (health, users, exercises, submissions, progress, questions, admin):
         app.include_router(module.router)
     app.include_router(interviews_router)
     # The browser UI (pages under /app, static files, CSP and other security headers).

@@ -24,6 +24,17 @@ class User(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     # The language verdicts and starters are given in when a request does not say (?lang=).
     lang: str = Field(default="en", max_length=8, sa_column_kwargs={"server_default": "en"})
+    # learner | operator. Operators are made on the host (`addnorm admin create-operator`),
+    # never over HTTP, so no request can raise its own role.
+    role: str = Field(
+        default="learner", max_length=16, sa_column_kwargs={"server_default": "learner"}
+    )
+    # Set by an operator: the token is refused (403, saying why) until it is cleared.
+    disabled_at: datetime | None = None
+
+
+# The two roles a token can carry (User.role).
+Role = Literal["learner", "operator"]
 
 
 # The languages a learner can read the service in (the same as api.catalog.Lang).
@@ -32,6 +43,8 @@ LearnerLang = Literal["en", "zh"]
 
 class UserCreate(SQLModel):
     name: str = Field(min_length=1, max_length=80)
+    # An operator's invite code: required when ADDNORM_REGISTRATION=invite, ignored otherwise.
+    invite: str | None = Field(default=None, max_length=128)
 
 
 class UserUpdate(SQLModel):
@@ -178,3 +191,16 @@ class Draft(SQLModel, table=True):
 
 class DraftSave(SQLModel):
     code: str
+
+
+class Invite(SQLModel, table=True):
+    """A code an operator made that lets ``uses`` learners sign up until ``expires_at``
+    (ADDNORM_REGISTRATION=invite). Only the code's hash is stored, as for tokens."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    code_hash: str = Field(index=True, unique=True, max_length=64)
+    uses: int
+    used: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    expires_at: datetime
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None

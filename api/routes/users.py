@@ -2,10 +2,14 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import Response
+from sqlmodel import Session
 
-from api.deps import CurrentUser, SessionDep, hash_token
+from api import export, registration
+from api.deps import AppDep, CurrentUser, SessionDep, hash_token
 from api.models import LearnerLang, User, UserCreate, UserCreated, UserPublic, UserUpdate
+from api.routes.downloads import learner_export
 
 router = APIRouter(tags=["users"])
 
@@ -16,10 +20,23 @@ def learner_lang(user: User) -> LearnerLang:
 
 
 @router.post("/users", status_code=201, response_model=UserCreated)
-def create_user(body: UserCreate, session: SessionDep) -> UserCreated:
-    """Create a learner. The token is shown once, here; only its hash is stored."""
+def create_user(body: UserCreate, session: SessionDep, ctx: AppDep) -> UserCreated:
+    """Create a learner. The token is shown once, here; only its hash is stored.
+
+    ADDNORM_REGISTRATION decides who may: anyone (open), the holder of an operator's invite code
+    (invite: ``{"name", "invite"}``), or nobody (closed: the operator's POST /admin/learners)."""
+    try:
+        registration.admit(session, mode=ctx.settings.registration, invite=body.invite)
+    except registration.RegistrationRefused as exc:
+        session.rollback()
+        raise HTTPException(403, detail=str(exc)) from None
+    return add_learner(session, name=body.name)
+
+
+def add_learner(session: Session, *, name: str) -> UserCreated:
+    """Insert a learner (in the caller's transaction, an invite's use included) and commit."""
     token = secrets.token_urlsafe(32)
-    user = User(name=body.name.strip() or body.name, token_hash=hash_token(token))
+    user = User(name=name.strip() or name, token_hash=hash_token(token))
     session.add(user)
     session.commit()
     session.refresh(user)
@@ -43,3 +60,14 @@ def update_me(body: UserUpdate, user: CurrentUser, session: SessionDep) -> UserP
         session.commit()
         session.refresh(user)
     return UserPublic(id=user.id, name=user.name, lang=learner_lang(user))
+
+
+@router.get("/users/me/export", response_model=None)
+def export_me(
+    user: CurrentUser,
+    session: SessionDep,
+    format: export.Format = "json",
+    table: str | None = None,
+) -> Response:
+    """Everything stored about you: JSON, or one table as CSV (``table=submission``, ...)."""
+    return learner_export(session, user, format, table)

@@ -12,10 +12,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api.web import account, exercises, help, interviews, progress, quiz
+from api.web import account, admin, exercises, help, interviews, progress, quiz
 from api.web.render import HERE, render
 from api.web.security import SecurityHeaders
-from api.web.session import FormRejected, PageNotFound, SignInRequired, WebSession, web_session
+from api.web.session import (
+    FormRejected,
+    OperatorOnly,
+    PageNotFound,
+    SignInRequired,
+    WebSession,
+    web_session,
+)
 
 
 def _page_session(request: Request) -> WebSession:
@@ -40,11 +47,16 @@ def _form_rejected(request: Request, exc: Exception) -> Response:
     return render(request, _page_session(request), "error.html", status=403, kind="forbidden")
 
 
+def _operator_only(request: Request, exc: Exception) -> Response:
+    return render(request, _page_session(request), "error.html", status=403, kind="operator_only")
+
+
 def install(app: FastAPI) -> None:
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (account, exercises, help, interviews, quiz, progress):
+    for module in (account, exercises, help, interviews, quiz, progress, admin):
         app.include_router(module.router)
     app.add_exception_handler(SignInRequired, _sign_in_first)
     app.add_exception_handler(PageNotFound, _not_found)
     app.add_exception_handler(FormRejected, _form_rejected)
+    app.add_exception_handler(OperatorOnly, _operator_only)

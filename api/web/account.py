@@ -8,12 +8,13 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
+from api import registration
 from api.deps import SessionDep
 from api.models import UserCreate
-from api.routes.users import create_user
+from api.routes.users import add_learner
 from api.web.render import render, set_cookie
 from api.web.security import LANG_COOKIE, LONG_LIVED, SESSION_COOKIE, safe_next
-from api.web.session import CheckedFormDep, WebDep, learner_for
+from api.web.session import CheckedFormDep, WebDep, learner_for, user_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,7 +30,21 @@ def read_root(web: WebDep) -> RedirectResponse:
 def read_signin(request: Request, web: WebDep, next: str | None = None) -> Response:
     if web.user is not None:
         return RedirectResponse(safe_next(next, HOME), status_code=303)
-    return render(request, web, "signin.html", next=safe_next(next, HOME))
+    return render(
+        request, web, "signin.html", next=safe_next(next, HOME), registration=_mode(request)
+    )
+
+
+def _mode(request: Request) -> str:
+    mode: str = request.app.state.ctx.settings.registration
+    return mode
+
+
+_REFUSALS = {
+    registration.INVITE_NEEDED: "invite_needed",
+    registration.INVITE_INVALID: "invite_invalid",
+    registration.CLOSED: "registration_closed_text",
+}
 
 
 @router.post("/app/signup")
@@ -38,14 +53,20 @@ def create_learner(
     web: CheckedFormDep,
     session: SessionDep,
     name: Annotated[str, Form(max_length=200)] = "",
+    invite: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
+    shown = {"next": HOME, "name": name, "invite": invite, "registration": _mode(request)}
     try:
-        body = UserCreate(name=name.strip())
+        body = UserCreate(name=name.strip(), invite=invite.strip() or None)
     except ValidationError:
-        return render(
-            request, web, "signin.html", status=422, next=HOME, error="bad_name", name=name
-        )
-    created = create_user(body, session)
+        return render(request, web, "signin.html", status=422, error="bad_name", **shown)
+    try:
+        registration.admit(session, mode=shown["registration"], invite=body.invite)
+    except registration.RegistrationRefused as exc:
+        session.rollback()
+        error = _REFUSALS.get(str(exc), "invite_invalid")
+        return render(request, web, "signin.html", status=403, error=error, **shown)
+    created = add_learner(session, name=body.name)
     web.user = learner_for(session, created.token)
     web.token = created.token
     response = render(request, web, "welcome.html", created=created)
@@ -63,10 +84,16 @@ def create_session(
     next: Annotated[str, Form(max_length=2000)] = HOME,
 ) -> Response:
     token = token.strip()
-    user = learner_for(session, token) if token else None
-    if user is None:
+    user = user_for(session, token) if token else None
+    if user is None or user.disabled_at is not None:
         return render(
-            request, web, "signin.html", status=401, next=safe_next(next, HOME), error="bad_token"
+            request,
+            web,
+            "signin.html",
+            status=401 if user is None else 403,
+            next=safe_next(next, HOME),
+            error="bad_token" if user is None else "disabled",
+            registration=_mode(request),
         )
     response = RedirectResponse(safe_next(next, HOME), status_code=303)
     set_cookie(request, response, SESSION_COOKIE, token, max_age=LONG_LIVED if remember else None)

@@ -75,3 +75,100 @@ class Activity:
     item: str  # exercise slug or question id
     outcome: str  # a verdict status, or correct / incorrect
     link: str
+
+
+@dataclass(frozen=True)
+class CohortBar:
+    """One exercise in the cohort chart: a track for every learner, learners who attempted it,
+    and over that, those who solved it."""
+
+    key: str
+    label: str
+    attempted: int
+    solved: int
+    y: int
+    attempted_width: float
+    solved_width: float
+
+
+@dataclass(frozen=True)
+class CohortChart:
+    bars: list[CohortBar]
+    learners: int
+    width: int
+    height: int
+    label_width: int
+    bar_width: int
+    bar_height: int
+
+
+def cohort_chart(rows: list[tuple[str, str, int, int]], learners: int) -> CohortChart:
+    """``rows``: (key, label, learners attempted, learners solved), against ``learners``."""
+    scale = BAR_WIDTH / learners if learners else 0.0
+    bars = [
+        CohortBar(
+            key=key,
+            label=label,
+            attempted=attempted,
+            solved=solved,
+            y=row * ROW_HEIGHT,
+            attempted_width=round(min(attempted, learners) * scale, 1),
+            solved_width=round(min(solved, learners) * scale, 1),
+        )
+        for row, (key, label, attempted, solved) in enumerate(rows)
+    ]
+    return CohortChart(
+        bars=bars,
+        learners=learners,
+        width=LABEL_WIDTH + BAR_WIDTH + 70,
+        height=max(len(bars), 1) * ROW_HEIGHT,
+        label_width=LABEL_WIDTH,
+        bar_width=BAR_WIDTH,
+        bar_height=BAR_HEIGHT,
+    )
+
+
+@dataclass(frozen=True)
+class CountBar:
+    key: str
+    label: str
+    count: int
+    y: int
+    width: float
+
+
+@dataclass(frozen=True)
+class CountChart:
+    bars: list[CountBar]
+    width: int
+    height: int
+    label_width: int
+    bar_width: int
+    bar_height: int
+
+
+# The mistakes chart's labels are whole titles ("eps outside the sqrt"): wider than topics.
+MISTAKE_LABEL_WIDTH = 260
+
+
+def count_chart(rows: list[tuple[str, str, int]]) -> CountChart:
+    """``rows``: (key, label, count); the longest bar is the largest count."""
+    largest = max((count for _, _, count in rows), default=0)
+    bars = [
+        CountBar(
+            key=key,
+            label=label,
+            count=count,
+            y=row * ROW_HEIGHT,
+            width=round(count / largest * BAR_WIDTH, 1) if largest else 0.0,
+        )
+        for row, (key, label, count) in enumerate(rows)
+    ]
+    return CountChart(
+        bars=bars,
+        width=MISTAKE_LABEL_WIDTH + BAR_WIDTH + 50,
+        height=max(len(bars), 1) * ROW_HEIGHT,
+        label_width=MISTAKE_LABEL_WIDTH,
+        bar_width=BAR_WIDTH,
+        bar_height=BAR_HEIGHT,
+    )

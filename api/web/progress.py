@@ -8,10 +8,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import col, select
 
-from api import practice, submissions
+from api import export, practice, submissions
 from api import progress as exercise_progress
 from api.deps import AppDep, SessionDep
 from api.models import QuestionAnswer, Submission
+from api.routes.downloads import learner_export
 from api.web.charts import Activity, mastery_chart, streak
 from api.web.i18n import topic_name
 from api.web.render import render
@@ -87,3 +88,11 @@ def read_progress_page(
         streak=streak(days, now.date()),
         recent=recent,
     )
+
+
+@router.get("/app/progress/export.{fmt}")
+def download_my_data(
+    fmt: export.Format, user: LearnerDep, session: SessionDep, table: str | None = None
+) -> Response:
+    """The signed-in learner's own data, as the API's GET /users/me/export gives it."""
+    return learner_export(session, user, fmt, table)

@@ -58,13 +58,20 @@ def _cookie(request: Request, name: str) -> str | None:
     return value if value and len(value) <= _MAX_COOKIE else None
 
 
-def learner_for(session: Session, token: str | None) -> User | None:
+def user_for(session: Session, token: str | None) -> User | None:
+    """The user a token belongs to, disabled or not."""
     if token is None:
         return None
     user = session.exec(select(User).where(User.token_hash == hash_token(token))).first()
     # End the read transaction at once (see api.deps.current_user: SQLite's lock upgrade).
     session.commit()
     return user
+
+
+def learner_for(session: Session, token: str | None) -> User | None:
+    """The signed-in user, unless an operator disabled them (then the browser is signed out)."""
+    user = user_for(session, token)
+    return user if user is not None and user.disabled_at is None else None
 
 
 def web_session(request: Request, session: SessionDep) -> WebSession:
@@ -92,6 +99,19 @@ def signed_in(request: Request, web: WebDep) -> User:
 
 
 LearnerDep = Annotated[User, Depends(signed_in)]
+
+
+class OperatorOnly(Exception):
+    """An operator's page opened by a learner: answered 403, nothing shown."""
+
+
+def signed_in_operator(user: LearnerDep) -> User:
+    if user.role != "operator":
+        raise OperatorOnly()
+    return user
+
+
+OperatorPageDep = Annotated[User, Depends(signed_in_operator)]
 
 
 def checked_form(

@@ -1,0 +1,189 @@
+"""The operator's hold on learners, over HTTP against a real server on SQLite and PostgreSQL:
+rename, disable, a new token, and deletion that leaves no row of theirs, table by table."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from sqlalchemy import Table, func, select
+from sqlmodel import SQLModel
+
+import api.models  # noqa: F401  (every table on SQLModel.metadata)
+from api import db
+from api.questions import QuestionBank
+from tests.admin.conftest import Deployment
+from tests.support import REPO
+
+UNBIASED = (
+    REPO / "exercises" / "layer_norm" / "variants" / "failed_unbiased_variance.py"
+).read_text()
+SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
+
+
+def test_every_admin_route_refuses_learners_and_strangers(deployment: Deployment) -> None:
+    """Read from the app's own OpenAPI description, so a route added later is checked too."""
+    _, token = deployment.new_learner("curious")
+    with deployment.server.client() as c:
+        paths = c.get("/openapi.json").json()["paths"]
+    admin = [(p, m) for p, methods in paths.items() if p.startswith("/admin") for m in methods]
+    assert len(admin) >= 12, admin
+    for path, method in admin:
+        url = re.sub(r"\{[^}]+\}", "1", path)
+        with deployment.server.client(token) as learner:
+            r = learner.request(method.upper(), url, json={})
+            assert r.status_code == 403, (method, path, r.status_code, r.text)
+        with deployment.server.client() as stranger:
+            r = stranger.request(method.upper(), url, json={})
+            assert r.status_code == 401, (method, path, r.status_code)
+    # ...and the operator's pages too.
+    for page in ("/app/admin", "/app/admin/cohort.json", "/app/admin/submissions/1"):
+        r = httpx.get(
+            f"{deployment.server.url}{page}",
+            cookies={"addnorm_session": token},
+            follow_redirects=False,
+            timeout=30,
+        )
+        assert r.status_code == 403, (page, r.status_code)
+
+
+def test_rename_and_disable_and_enable(deployment: Deployment) -> None:
+    uid, token = deployment.new_learner("Wrong Name")
+    with deployment.as_operator() as op, deployment.server.client(token) as me:
+        renamed = op.patch(f"/admin/learners/{uid}", json={"name": "Right Name"})
+        assert renamed.status_code == 200 and renamed.json()["name"] == "Right Name"
+        assert me.get("/users/me").json()["name"] == "Right Name"
+
+        off = op.patch(f"/admin/learners/{uid}", json={"disabled": True})
+        assert off.json()["disabled"] is True
+        refused = me.get("/users/me")
+        assert refused.status_code == 403 and "disabled" in refused.json()["detail"]
+        assert me.post("/exercises/layer_norm/submissions", json={"code": "x"}).status_code == 403
+        # The browser is signed out as well: its pages send it to the sign-in page.
+        page = httpx.get(
+            f"{deployment.server.url}/app/exercises",
+            cookies={"addnorm_session": token},
+            follow_redirects=False,
+            timeout=30,
+        )
+        assert page.status_code == 303 and "/app/signin" in page.headers["location"]
+
+        on = op.patch(f"/admin/learners/{uid}", json={"disabled": False})
+        assert on.json()["disabled"] is False
+        assert me.get("/users/me").status_code == 200
+
+        assert op.patch("/admin/learners/999999", json={"name": "x"}).status_code == 404
+        assert op.patch(f"/admin/learners/{uid}", json={"name": ""}).status_code == 422
+
+
+def test_a_reissued_token_replaces_the_old_one_at_once(deployment: Deployment) -> None:
+    uid, old = deployment.new_learner("Forgetful")
+    with deployment.server.client(old) as c:
+        assert c.get("/users/me").status_code == 200
+    with deployment.as_operator() as op:
+        issued = op.post(f"/admin/learners/{uid}/token")
+    assert issued.status_code == 200, issued.text
+    new = issued.json()["token"]
+    assert new != old and issued.json()["id"] == uid
+    with deployment.server.client(old) as c:
+        assert c.get("/users/me").status_code == 401
+    with deployment.server.client(new) as c:
+        assert c.get("/users/me").json()["id"] == uid
+    # Operators cannot be touched over HTTP: they are managed on the host.
+    with deployment.as_operator() as op:
+        me = op.get("/users/me").json()
+        assert op.post(f"/admin/learners/{me['id']}/token").status_code == 404
+        assert op.delete(f"/admin/learners/{me['id']}").status_code == 404
+
+
+def _populate(deployment: Deployment, token: str, bank: QuestionBank) -> None:
+    """A row in every table a learner can fill over HTTP."""
+    with deployment.server.client(token) as c:
+        assert (
+            c.post("/exercises/layer_norm/submissions", json={"code": UNBIASED}).status_code == 201
+        )
+        assert c.put("/exercises/layer_norm/draft", json={"code": SOLUTION}).status_code == 200
+        assert c.get("/exercises/layer_norm/hints/1").status_code == 200
+        question = next(iter(bank))
+        r = c.post(f"/questions/{question.id}/answers", json={"answer": question.answer})
+        assert r.status_code == 200, r.text
+        iv = c.post("/interviews", json={"minutes": 10})
+        assert iv.status_code == 201, iv.text
+        item = iv.json()["items"][0]
+        base = f"/interviews/{iv.json()['id']}/items/{item['position']}"
+        if item["kind"] == "question":
+            answered = c.post(f"{base}/answers", json={"answer": bank.get(item["id"]).answer})
+        else:
+            answered = c.post(f"{base}/submissions", json={"code": SOLUTION})
+        assert answered.status_code == 201, answered.text
+        assert c.post(f"/interviews/{iv.json()['id']}/finish").status_code == 200
+
+
+def _theirs(table: Table, user_id: int) -> Any:
+    """This test's own reading of "a row of theirs": a user_id column, or a reference to a row
+    of a table that has one (the interview's attempts). Written apart from api.learners, so
+    the two must agree for the test to pass."""
+    if "user_id" in table.c:
+        return table.c.user_id == user_id
+    for column in table.columns:
+        for fk in column.foreign_keys:
+            parent = fk.column.table
+            if "user_id" in parent.c:
+                return column.in_(select(fk.column).where(parent.c.user_id == user_id))
+    return None
+
+
+def _counts(url: str, user_id: int) -> dict[str, int]:
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            counts = {}
+            for table in SQLModel.metadata.sorted_tables:
+                where = _theirs(table, user_id)
+                if where is not None:
+                    counts[table.name] = conn.execute(
+                        select(func.count()).select_from(table).where(where)
+                    ).scalar_one()
+            user = SQLModel.metadata.tables["user"]
+            counts["user"] = conn.execute(
+                select(func.count()).select_from(user).where(user.c.id == user_id)
+            ).scalar_one()
+            return counts
+    finally:
+        engine.dispose()
+
+
+def test_deleting_a_learner_leaves_no_row_of_theirs(
+    deployment: Deployment, bank: QuestionBank
+) -> None:
+    doomed, doomed_token = deployment.new_learner("Doomed")
+    kept, kept_token = deployment.new_learner("Kept")
+    _populate(deployment, doomed_token, bank)
+    _populate(deployment, kept_token, bank)
+
+    before = _counts(deployment.database_url, doomed)
+    # Every table a learner fills today holds rows of theirs, so the check below can fail.
+    known = {
+        "user", "submission", "draft", "helpuse", "questionanswer", "reviewcard", "interview",
+        "interviewattempt",
+    }  # fmt: skip
+    assert known <= set(before), before
+    assert all(before[t] > 0 for t in known), before
+    kept_before = _counts(deployment.database_url, kept)
+
+    with deployment.as_operator() as op:
+        gone = op.delete(f"/admin/learners/{doomed}")
+        assert gone.status_code == 200, gone.text
+        # The answer says what went, table by table; it agrees with the database.
+        for table in known:
+            assert gone.json()["rows"][table] == before[table], table
+        assert op.delete(f"/admin/learners/{doomed}").status_code == 404
+
+    after = _counts(deployment.database_url, doomed)
+    assert after == dict.fromkeys(before, 0), after
+    assert _counts(deployment.database_url, kept) == kept_before
+    with deployment.server.client(doomed_token) as c:
+        assert c.get("/users/me").status_code == 401
+    with deployment.server.client(kept_token) as c:
+        assert c.get("/progress").json()["exercises"]["layer_norm"]["attempts"] == 1
