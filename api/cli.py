@@ -32,13 +32,16 @@ def serve(
     """Start the HTTP service (SQLite in ADDNORM_DATA_DIR, a warm sandboxed grader pool)."""
     import uvicorn
 
+    from api.config import get_settings
     from api.httpguard import SERVER_LIMITS, BoundedH11Protocol
     from api.main import create_app
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    # Bounded request heads, idle and half-sent connections (api/httpguard.py, SECURITY.md).
+    # Bounded request heads, idle and half-sent connections, per client address too
+    # (api/httpguard.py, SECURITY.md).
+    BoundedH11Protocol.configure(get_settings())
     uvicorn.run(
         create_app(),
         host=host,

@@ -115,12 +115,14 @@ def _await_verdict(session: Session, *, user_id: int, submission_id: int) -> Sub
 
 
 def _grade(
-    user: User, session: Session, ctx: AppContext, exercise: Exercise, code: str
+    request: Request, user: User, session: Session, ctx: AppContext, exercise: Exercise, code: str
 ) -> tuple[dict[str, Any] | None, str | None, int]:
     """Grade through the API's own route function: (verdict JSON, problem, HTTP status)."""
     assert user.id is not None
     try:
-        response = create_submission(SubmissionCreate(code=code), exercise, user, session, ctx)
+        response = create_submission(
+            SubmissionCreate(code=code), exercise, user, session, ctx, request
+        )
     except HTTPException as exc:  # 413 too large, 429 throttled
         return None, str(exc.detail), exc.status_code
     data = json.loads(bytes(response.body))
@@ -140,6 +142,10 @@ def _grade(
         return submissions.public(row), None, 200
     if response.status_code == 201:
         return data, None, 201
+    if data.get("stored") is False:
+        # Refused by the static check past the hourly budget of stored refusals: the reason
+        # is shown with the code kept in the editor, nothing new is in the history.
+        return None, str(data.get("message") or "Not graded"), 422
     return None, str(data.get("detail") or "Grading failed"), response.status_code
 
 
@@ -156,7 +162,7 @@ def create_submission_page(
     exercise = _exercise(ctx, slug)
     # Browsers send CRLF line ends in form posts; the grader reports lines as the learner wrote.
     code = code.replace("\r\n", "\n")
-    _, problem, status = _grade(user, session, ctx, exercise, code)
+    _, problem, status = _grade(request, user, session, ctx, exercise, code)
     if request.headers.get("x-addnorm-partial") == "1":
         assert user.id is not None
         history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
