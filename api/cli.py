@@ -41,13 +41,18 @@ def serve(
     )
     # Bounded request heads, idle and half-sent connections, per client address too
     # (api/httpguard.py, SECURITY.md).
-    BoundedH11Protocol.configure(get_settings())
+    settings = get_settings()
+    BoundedH11Protocol.configure(settings)
     uvicorn.run(
         create_app(),
         host=host,
         port=port,
         log_level="info",
         http=BoundedH11Protocol,
+        # uvicorn's own reading of X-Forwarded-For/-Proto, from ADDNORM_TRUSTED_PROXIES only:
+        # its default trusts 127.0.0.1, so any local client could name itself another address.
+        proxy_headers=bool(settings.proxies),
+        forwarded_allow_ips=settings.trusted_proxies or None,
         **SERVER_LIMITS,
     )
 

@@ -89,17 +89,17 @@ def grade_submission(
         raise HTTPException(
             413, detail=f"Code is {size} bytes; the limit is {MAX_CODE_BYTES // 1024} KiB"
         )
-    ctx.client_limits.hit("submissions", user.id)
-    ctx.client_limits.hit("address_submissions", address)
     shown = lang or learner_lang(user)
     refused = static_verdict(code, exercise.spec)
     if refused is not None:
+        _count_stored(ctx, user.id, address)
         return _static_refusal(code, refused, exercise, user, session, ctx, shown, always_store)
     if ctx.queue is not None:
-        return _enqueue_submission(code, exercise, user.id, session, ctx, lang, shown)
+        return _enqueue_submission(code, exercise, user.id, address, session, ctx, lang, shown)
     assert ctx.grader is not None and ctx.turns is not None
     try:
         with ctx.limits.slot(user.id), ctx.turns.turn(address, user.id):
+            _count_stored(ctx, user.id, address)
             row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
             try:
                 verdict = ctx.grader.grade(code, exercise.spec)
@@ -147,6 +147,13 @@ def grade_submission(
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
     return Body(render(submissions.public(recorded, just_recorded=True), shown), status_code=201)
+
+
+def _count_stored(ctx: AppContext, user_id: int, address: str) -> None:
+    """The hourly quotas count submissions about to be stored: one refused for the moment (its
+    learner or address already has jobs running) costs nothing and does not count."""
+    ctx.client_limits.hit("submissions", user_id)
+    ctx.client_limits.hit("address_submissions", address)
 
 
 def _static_refusal(
@@ -209,6 +216,7 @@ def _enqueue_submission(
     code: str,
     exercise: Exercise,
     user_id: int,
+    address: str,
     session: Session,
     ctx: AppContext,
     asked: Lang | None,
@@ -222,6 +230,7 @@ def _enqueue_submission(
     try:
         with ctx.limits.slot(user_id):
             _refuse_past_open_jobs(session, user_id, ctx.settings.max_concurrent_gradings)
+            _count_stored(ctx, user_id, address)
             row = submissions.start(
                 session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
             )
