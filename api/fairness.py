@@ -23,10 +23,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("addnorm.fairness")
 
 
-@dataclass(frozen=True)
 class Throttled(Exception):
-    reason: str
-    retry_after: int
+    # Not a frozen dataclass: raised through an outer context manager (the learner's slot
+    # around the grading turn), the exception gets its traceback assigned.
+    def __init__(self, reason: str, retry_after: int) -> None:
+        super().__init__(reason, retry_after)
+        self.reason = reason
+        self.retry_after = retry_after
 
 
 class GradingLimits:

@@ -12,6 +12,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -226,6 +227,10 @@ def _half_sent(server: Server, source: str) -> socket.socket | None:
     return s
 
 
+def _fds(server: Server) -> int:
+    return len(list(Path(f"/proc/{server.process.pid}/fd").iterdir()))
+
+
 def _still_open(s: socket.socket) -> bool:
     s.setblocking(False)
     try:
@@ -241,11 +246,13 @@ def _still_open(s: socket.socket) -> bool:
 def test_hundreds_of_idle_sockets_from_one_address_deny_nobody_else(deployed: Server) -> None:
     """127.0.0.8 holds 300 half-sent request heads, reopening each one the server closes, for
     12 s; 48 requests from 127.0.0.9 meanwhile are all answered. The attacker keeps at most
-    ADDNORM_IDLE_CONNECTIONS_PER_ADDRESS (16) of them open."""
+    ADDNORM_IDLE_CONNECTIONS_PER_ADDRESS (16) of them open in the server."""
     stop = threading.Event()
     held: list[socket.socket] = []
     reopened = 0
     surviving: list[int] = []
+    server_fds: list[int] = []
+    baseline = _fds(deployed)
 
     def attack() -> None:
         nonlocal reopened
@@ -255,6 +262,7 @@ def test_hundreds_of_idle_sockets_from_one_address_deny_nobody_else(deployed: Se
                 held.append(s)
         while not stop.is_set():
             time.sleep(0.5)
+            server_fds.append(_fds(deployed))
             alive = [s for s in held if _still_open(s)]
             surviving.append(len(alive))
             for s in held:
@@ -290,8 +298,15 @@ def test_hundreds_of_idle_sockets_from_one_address_deny_nobody_else(deployed: Se
             s.close()
     print(
         f"idle-socket attack: legitimate {answered.count(200)}/48 answered; attacker reopened "
-        f"{reopened}, most open at once {max(surviving)}"
+        f"{reopened}; server descriptors {baseline} before, {server_fds} during; open from the "
+        f"attacker's side {surviving}"
     )
     FIGURES.append(("idle sockets: legitimate answered of 48", "200", 0, answered.count(200)))
     assert answered.count(200) == 48, answered
-    assert max(surviving) <= 16 + 2  # the cap, and the ones being closed as we looked
+    # Counted in the server (its open descriptors): the attacker's 16, the legitimate client's
+    # one, and a few being closed as we looked. Not at every look: one accept burst (hundreds of
+    # reopened sockets) is held until the loop closes them on its next turns, a second or so on
+    # a loaded machine; so at least four looks in five.
+    assert len(server_fds) >= 10
+    within = [n for n in server_fds if n - baseline <= 16 + 1 + 4]
+    assert len(within) >= 0.8 * len(server_fds), (baseline, server_fds)
