@@ -26,10 +26,11 @@ log = logging.getLogger("addnorm.fairness")
 class Throttled(Exception):
     # Not a frozen dataclass: raised through an outer context manager (the learner's slot
     # around the grading turn), the exception gets its traceback assigned.
-    def __init__(self, reason: str, retry_after: int) -> None:
+    def __init__(self, reason: str, retry_after: int, reason_zh: str = "") -> None:
         super().__init__(reason, retry_after)
         self.reason = reason
         self.retry_after = retry_after
+        self.reason_zh = reason_zh or reason
 
 
 class GradingLimits:
@@ -57,10 +58,16 @@ class GradingLimits:
                 recent.popleft()
             if len(recent) >= self.per_minute:
                 wait = int(60.0 - (now - recent[0])) + 1
-                raise Throttled(f"more than {self.per_minute} submissions in a minute", wait)
+                raise Throttled(
+                    f"more than {self.per_minute} submissions in a minute",
+                    wait,
+                    f"每分钟提交超过 {self.per_minute} 次",
+                )
             if self._running[user_id] >= self.max_concurrent:
                 raise Throttled(
-                    f"{self.max_concurrent} of your submissions are already being graded", 1
+                    f"{self.max_concurrent} of your submissions are already being graded",
+                    1,
+                    f"你已有 {self.max_concurrent} 个提交正在评测",
                 )
             recent.append(now)
             self._running[user_id] += 1
@@ -135,10 +142,16 @@ class SharedGradingLimits(GradingLimits):
             return
         if int(code) == 1:
             wait = int(60.0 - (now - float(detail))) + 1
-            raise Throttled(f"more than {self.per_minute} submissions in a minute", max(wait, 1))
+            raise Throttled(
+                f"more than {self.per_minute} submissions in a minute",
+                max(wait, 1),
+                f"每分钟提交超过 {self.per_minute} 次",
+            )
         if int(code) == 2:
             raise Throttled(
-                f"{self.max_concurrent} of your submissions are already being graded", 1
+                f"{self.max_concurrent} of your submissions are already being graded",
+                1,
+                f"你已有 {self.max_concurrent} 个提交正在评测",
             )
         try:
             yield
@@ -165,9 +178,10 @@ class GradingTurns:
     """The grader's slots, handed out fairly (embedded mode).
 
     A job waits here, not in the pool, until a slot is free for it; when one frees, it goes to
-    the waiting job whose client address has the fewest jobs running, then whose learner has,
-    then the earliest. So a client arriving while another address fills every slot (with one
-    account or a thousand) waits for one job to finish, not for that address's whole queue.
+    the waiting job whose client address has the fewest jobs running (ties: the address served
+    least recently), then whose learner has, then the earliest. So a client arriving while
+    another address fills every slot (with one account or a thousand) waits for one job to
+    finish, not for that address's whole queue.
     An address may have ``per_address`` jobs running or waiting at once; more is Throttled.
     """
 
@@ -181,6 +195,8 @@ class GradingTurns:
         self._by_address: dict[str, int] = defaultdict(int)  # running per address
         self._by_user: dict[int, int] = defaultdict(int)  # running per learner
         self._held: dict[str, int] = defaultdict(int)  # running or waiting per address
+        self._last_turn: dict[str, int] = {}  # when each address with jobs in was last served
+        self._turns = 0
         self._seq = 0
 
     def _admit_locked(self) -> None:
@@ -189,11 +205,16 @@ class GradingTurns:
                 self._waiting,
                 key=lambda w: (
                     self._by_address.get(w.address, 0),
+                    # Ties in turn: the address served least recently first (one never served
+                    # before any), so one with a long queue cannot take slot after slot.
+                    self._last_turn.get(w.address, 0),
                     self._by_user.get(w.user_id, 0),
                     w.seq,
                 ),
             )
             self._waiting.remove(best)
+            self._turns += 1
+            self._last_turn[best.address] = self._turns
             best.admitted = True
             self._running += 1
             self._by_address[best.address] += 1
@@ -209,6 +230,7 @@ class GradingTurns:
                 raise Throttled(
                     f"{self.per_address} submissions from your address are already being graded",
                     1,
+                    f"你的地址已有 {self.per_address} 个提交正在评测",
                 )
             self._held[address] += 1
             self._seq += 1
@@ -238,3 +260,4 @@ class GradingTurns:
         self._held[address] -= 1
         if not self._held[address]:
             del self._held[address]
+            self._last_turn.pop(address, None)

@@ -60,7 +60,7 @@ def refusal(request: Request, exc: Limited) -> Response:
         page.headers.update(headers)
         return page
     return JSONResponse(
-        {"detail": f"Too many requests: {exc.reason}", "retry_after": exc.retry_after},
+        {"detail": f"Too many {exc.subject}: {exc.reason}", "retry_after": exc.retry_after},
         status_code=429,
         headers=headers,
     )

@@ -28,11 +28,15 @@ log = logging.getLogger("addnorm.ratelimits")
 class Limited(Exception):
     # Not a frozen dataclass: an exception raised through a dependency's context manager gets
     # its traceback assigned.
-    def __init__(self, reason: str, reason_zh: str, retry_after: int) -> None:
+    def __init__(
+        self, reason: str, reason_zh: str, retry_after: int, *, subject: str = "requests"
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.reason_zh = reason_zh
         self.retry_after = retry_after
+        # The API's one line: "Too many <subject>: <reason>".
+        self.subject = subject
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Rule:
     item: RateLimitItem
     reason: str
     reason_zh: str
+    subject: str = "requests"
 
 
 def rules(settings: Settings) -> dict[str, Rule]:
@@ -65,12 +70,14 @@ def rules(settings: Settings) -> dict[str, Rule]:
             RateLimitItemPerHour(s.address_submissions_per_hour),
             f"more than {s.address_submissions_per_hour} submissions an hour from your address",
             f"你的地址每小时提交超过 {s.address_submissions_per_hour} 次",
+            "submissions",
         ),
         # Per learner.
         "submissions": Rule(
             RateLimitItemPerHour(s.submissions_per_hour),
             f"more than {s.submissions_per_hour} submissions an hour",
             f"每小时提交超过 {s.submissions_per_hour} 次",
+            "submissions",
         ),
         "static_stored": Rule(
             RateLimitItemPerHour(max(s.static_rejections_stored_per_hour, 1)),
@@ -126,7 +133,7 @@ class ClientLimits:
         allowed, reset = self._hit(rule, f"{name}:{key}")
         if not allowed:
             wait = max(1, math.ceil(reset - time.time()))
-            raise Limited(rule.reason, rule.reason_zh, wait)
+            raise Limited(rule.reason, rule.reason_zh, wait, subject=rule.subject)
 
     def may_store_static_rejection(self, user_id: int) -> bool:
         """Whether another submission the static check refused may be stored this hour."""

@@ -19,6 +19,7 @@ from api.grading.verdict import Verdict
 from api.jsonbody import Body
 from api.limited import client_key
 from api.models import Submission, SubmissionCreate, User
+from api.ratelimits import Limited
 from api.routes.users import learner_lang
 from api.verdict_i18n import render
 
@@ -92,8 +93,15 @@ def grade_submission(
     shown = lang or learner_lang(user)
     refused = static_verdict(code, exercise.spec)
     if refused is not None:
-        _count_stored(ctx, user.id, address)
-        return _static_refusal(code, refused, exercise, user, session, ctx, shown, always_store)
+        # No grading slot needed, but the learner's per-minute and concurrency limits hold.
+        try:
+            with ctx.limits.slot(user.id):
+                _count_stored(ctx, user.id, address)
+                return _static_refusal(
+                    code, refused, exercise, user, session, ctx, shown, always_store
+                )
+        except Throttled as exc:
+            raise _limited(exc) from None
     if ctx.queue is not None:
         return _enqueue_submission(code, exercise, user.id, address, session, ctx, lang, shown)
     assert ctx.grader is not None and ctx.turns is not None
@@ -127,15 +135,15 @@ def grade_submission(
                     status_code=500,
                 )
     except Throttled as exc:
-        raise HTTPException(
-            429,
-            detail=f"Too many submissions: {exc.reason}",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _limited(exc) from None
     except NoTurn:
-        # Nothing stored: every slot stayed busy for the whole wait.
+        # Every slot stayed busy for the whole wait: on record, saying why it was not graded
+        # (counted against the hourly quotas like any stored submission).
+        _count_stored(ctx, user.id, address)
+        row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
+        row = submissions.fail(session, row=row, reason="not graded: the grader was busy")
         return Body(
-            {"detail": "The grader is busy; please resubmit shortly"},
+            {"detail": "The grader is busy; please resubmit shortly", "id": row.id},
             status_code=503,
             headers={"Retry-After": "2"},
         )
@@ -147,6 +155,12 @@ def grade_submission(
     # Already JSON-safe: skip FastAPI's recursive encoder, which costs milliseconds on a verdict
     # with dozens of checks.
     return Body(render(submissions.public(recorded, just_recorded=True), shown), status_code=201)
+
+
+def _limited(exc: Throttled) -> Limited:
+    """A grading limit's refusal as every limit's: 429, Retry-After, one line in both languages
+    (a page shows it in the reader's)."""
+    return Limited(exc.reason, exc.reason_zh, exc.retry_after, subject="submissions")
 
 
 def _count_stored(ctx: AppContext, user_id: int, address: str) -> None:
@@ -209,7 +223,11 @@ def _refuse_past_open_jobs(session: Session, user_id: int, limit: int) -> None:
     ).one()
     session.commit()
     if int(open_jobs) >= limit:
-        raise Throttled(f"{limit} of your submissions are already queued or being graded", 2)
+        raise Throttled(
+            f"{limit} of your submissions are already queued or being graded",
+            2,
+            f"你已有 {limit} 个提交在排队或评测中",
+        )
 
 
 def _enqueue_submission(
@@ -241,11 +259,7 @@ def _enqueue_submission(
                     wait(ctx.queue.verdict_wait)
             session.refresh(row)
     except Throttled as exc:
-        raise HTTPException(
-            429,
-            detail=f"Too many submissions: {exc.reason}",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _limited(exc) from None
     if row.state == "done":
         return Body(render(submissions.public(row), lang), status_code=201)
     if row.state == "grader_failed":

@@ -16,6 +16,7 @@ from api import progress, submissions
 from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.models import Submission, SubmissionCreate, User
+from api.ratelimits import Limited
 from api.routes.submissions import create_submission
 from api.web.help import draft_code, help_view
 from api.web.render import render
@@ -162,12 +163,19 @@ def create_submission_page(
     exercise = _exercise(ctx, slug)
     # Browsers send CRLF line ends in form posts; the grader reports lines as the learner wrote.
     code = code.replace("\r\n", "\n")
-    _, problem, status = _grade(request, user, session, ctx, exercise, code)
+    retry_after: int | None = None
+    try:
+        _, problem, status = _grade(request, user, session, ctx, exercise, code)
+    except Limited as exc:
+        # Over a limit: the reason in the reader's language where the verdict would be, the
+        # code kept in the editor.
+        reason = exc.reason_zh if web.lang == "zh" else exc.reason
+        problem, status, retry_after = reason, 429, exc.retry_after
     if request.headers.get("x-addnorm-partial") == "1":
         assert user.id is not None
         history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
         latest = history[0] if history else None
-        return render(
+        partial = render(
             request,
             web,
             "_results.html",
@@ -177,12 +185,20 @@ def create_submission_page(
             verdict=verdict_view(submissions.public(latest), web.lang) if latest else None,
             history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
         )
+        return _with_retry_after(partial, retry_after)
     if problem is not None:
         # Keep what the learner typed: the page comes back with it and the reason.
-        return _exercise_page(
+        page = _exercise_page(
             request, web, user, session, exercise, code=code, problem=problem, status=status
         )
+        return _with_retry_after(page, retry_after)
     return RedirectResponse(f"/app/exercises/{exercise.slug}#results", status_code=303)
+
+
+def _with_retry_after(response: Response, retry_after: int | None) -> Response:
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 @router.get("/app/submissions/{submission_id}")
