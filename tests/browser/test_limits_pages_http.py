@@ -19,15 +19,14 @@ SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = start_server(
-        tmp_path_factory.mktemp("tight"),
-        **DEPLOYED_DEFAULTS,
-        ADDNORM_SUBMISSIONS_PER_HOUR="2",
-        ADDNORM_ANSWERS_PER_HOUR="2",
-        ADDNORM_DRAFT_SAVES_PER_HOUR="6",
-        ADDNORM_DRAFTS_PER_LEARNER="2",
-        ADDNORM_DRAFT_BYTES_PER_LEARNER="100000",
-    )
+    limits = {
+        "ADDNORM_SUBMISSIONS_PER_HOUR": "2",
+        "ADDNORM_ANSWERS_PER_HOUR": "2",
+        "ADDNORM_DRAFT_SAVES_PER_HOUR": "6",
+        "ADDNORM_DRAFTS_PER_LEARNER": "2",
+        "ADDNORM_DRAFT_BYTES_PER_LEARNER": "100000",
+    }
+    srv = start_server(tmp_path_factory.mktemp("tight"), **{**DEPLOYED_DEFAULTS, **limits})
     yield srv
     stop_server(srv)
 
