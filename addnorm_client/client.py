@@ -181,6 +181,13 @@ class Client:
             missing=f"unknown question {question_id!r}: GET /questions lists them",
         )
 
+    def rotate_token(self) -> str:
+        """A new token for this learner (the one this client holds stops working at once); the
+        client carries on with the new one."""
+        token = str(self._json("POST", "/users/me/token")["token"])
+        self.token = token
+        return token
+
     def me(self) -> dict[str, Any]:
         """The learner the token belongs to (``id``, ``name``): a cheap way to test a token."""
         return self._json("GET", "/users/me")

@@ -37,19 +37,27 @@ def serve(
     """Start the HTTP service (SQLite in ADDNORM_DATA_DIR, a warm sandboxed grader pool)."""
     import uvicorn
 
+    from api.config import get_settings
     from api.httpguard import SERVER_LIMITS, BoundedH11Protocol
     from api.main import create_app
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    # Bounded request heads, idle and half-sent connections (api/httpguard.py, SECURITY.md).
+    # Bounded request heads, idle and half-sent connections, per client address too
+    # (api/httpguard.py, SECURITY.md).
+    settings = get_settings()
+    BoundedH11Protocol.configure(settings)
     uvicorn.run(
         create_app(),
         host=host,
         port=port,
         log_level="info",
         http=BoundedH11Protocol,
+        # uvicorn's own reading of X-Forwarded-For/-Proto, from ADDNORM_TRUSTED_PROXIES only:
+        # its default trusts 127.0.0.1, so any local client could name itself another address.
+        proxy_headers=bool(settings.proxies),
+        forwarded_allow_ips=settings.trusted_proxies or None,
         **SERVER_LIMITS,
     )
 

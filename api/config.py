@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from api.clients import Network
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,6 +59,36 @@ class Settings(BaseSettings):
     # Fairness: per learner.
     max_concurrent_gradings: int = Field(default=2, ge=1)
     submissions_per_minute: int = Field(default=30, ge=1)
+
+    # Limits per client address (api.clients: the socket peer, or X-Forwarded-For from one of
+    # ADDNORM_TRUSTED_PROXIES, a comma-separated list of addresses and CIDRs; none by default).
+    # See docs/shared-deployment.md for the bounds they give and SECURITY.md for what they do not.
+    trusted_proxies: str = ""
+    requests_per_minute: int = Field(default=1200, ge=1)
+    signups_per_hour: int = Field(default=10, ge=1)
+    signins_per_minute: int = Field(default=30, ge=1)
+    address_submissions_per_hour: int = Field(default=360, ge=1)
+    # Gradings one address may have running or waiting for a slot at once (embedded mode).
+    gradings_per_address: int = Field(default=4, ge=1)
+    # Open connections, and connections without a complete request head, per address.
+    connections_per_address: int = Field(default=64, ge=1)
+    idle_connections_per_address: int = Field(default=16, ge=1)
+    # Quotas per learner.
+    submissions_per_hour: int = Field(default=120, ge=1)
+    # Submissions refused by the static check (syntax, banned call, size) stored per hour; past
+    # it the verdict is answered and nothing is stored.
+    static_rejections_stored_per_hour: int = Field(default=10, ge=0)
+    answers_per_hour: int = Field(default=300, ge=1)
+    draft_saves_per_hour: int = Field(default=240, ge=1)
+    drafts_per_learner: int = Field(default=32, ge=1)
+    draft_bytes_per_learner: int = Field(default=256 << 10, ge=1024)
+
+    # A browser session ends after this many hours (signed out or not); see api.sessions.
+    session_hours: float = Field(default=168.0, gt=0, le=24 * 366)
+    # /health's detail (sandbox layers, counters) for anyone; off: strangers see only "ok".
+    health_details: bool = False
+    # The API reference pages (/docs, /redoc): server-rendered from the schema, no script.
+    api_docs: bool = True
 
     # Queue mode: with a broker (Redis) the API records and enqueues, `addnorm worker` grades.
     broker_url: str | None = None
@@ -106,6 +139,19 @@ class Settings(BaseSettings):
         ):
             raise ValueError("ADDNORM_BROKER_URL must be a redis:// or rediss:// URL")
         return self
+
+    @model_validator(mode="after")
+    def _trusted_proxies_parse(self) -> Settings:
+        from api.clients import parse_networks
+
+        parse_networks(self.trusted_proxies)  # raises, naming the bad entry
+        return self
+
+    @property
+    def proxies(self) -> tuple[Network, ...]:
+        from api.clients import parse_networks
+
+        return parse_networks(self.trusted_proxies)
 
     @property
     def queue_mode(self) -> bool:

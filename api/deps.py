@@ -13,10 +13,11 @@ from sqlmodel import Session, select
 
 from api.catalog import Exercise
 from api.config import Settings
-from api.fairness import GradingLimits
+from api.fairness import GradingLimits, GradingTurns
 from api.grading.grader import Grader
 from api.models import User
 from api.questions import QuestionBank
+from api.ratelimits import ClientLimits
 from api.tokens import hash_token as hash_token  # re-exported: routes import it from here
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ class AppContext:
     grader: Grader | None
     limits: GradingLimits
     questions: QuestionBank
+    # Rate limits by client address and by learner (api.ratelimits).
+    client_limits: ClientLimits
+    # Embedded mode: the grading slots, handed out fairly between addresses and learners.
+    turns: GradingTurns | None = None
     # Queue mode (ADDNORM_BROKER_URL): where submissions are sent for grading.
     queue: GradingQueue | None = None
 

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("addnorm.fairness")
 
 
-@dataclass(frozen=True)
 class Throttled(Exception):
-    reason: str
-    retry_after: int
+    # Not a frozen dataclass: raised through an outer context manager (the learner's slot
+    # around the grading turn), the exception gets its traceback assigned.
+    def __init__(self, reason: str, retry_after: int, reason_zh: str = "") -> None:
+        super().__init__(reason, retry_after)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.reason_zh = reason_zh or reason
 
 
 class GradingLimits:
@@ -54,10 +58,16 @@ class GradingLimits:
                 recent.popleft()
             if len(recent) >= self.per_minute:
                 wait = int(60.0 - (now - recent[0])) + 1
-                raise Throttled(f"more than {self.per_minute} submissions in a minute", wait)
+                raise Throttled(
+                    f"more than {self.per_minute} submissions in a minute",
+                    wait,
+                    f"每分钟提交超过 {self.per_minute} 次",
+                )
             if self._running[user_id] >= self.max_concurrent:
                 raise Throttled(
-                    f"{self.max_concurrent} of your submissions are already being graded", 1
+                    f"{self.max_concurrent} of your submissions are already being graded",
+                    1,
+                    f"你已有 {self.max_concurrent} 个提交正在评测",
                 )
             recent.append(now)
             self._running[user_id] += 1
@@ -132,10 +142,16 @@ class SharedGradingLimits(GradingLimits):
             return
         if int(code) == 1:
             wait = int(60.0 - (now - float(detail))) + 1
-            raise Throttled(f"more than {self.per_minute} submissions in a minute", max(wait, 1))
+            raise Throttled(
+                f"more than {self.per_minute} submissions in a minute",
+                max(wait, 1),
+                f"每分钟提交超过 {self.per_minute} 次",
+            )
         if int(code) == 2:
             raise Throttled(
-                f"{self.max_concurrent} of your submissions are already being graded", 1
+                f"{self.max_concurrent} of your submissions are already being graded",
+                1,
+                f"你已有 {self.max_concurrent} 个提交正在评测",
             )
         try:
             yield
@@ -144,3 +160,104 @@ class SharedGradingLimits(GradingLimits):
                 self.client.zrem(running, token)
             except redis.RedisError as exc:
                 log.warning("could not release a grading slot (it lapses by itself): %s", exc)
+
+
+class NoTurn(Exception):
+    """No grading slot came free for this job in time (every slot busy the whole wait)."""
+
+
+@dataclass(eq=False)
+class _Waiter:
+    address: str
+    user_id: int
+    seq: int
+    admitted: bool = False
+
+
+class GradingTurns:
+    """The grader's slots, handed out fairly (embedded mode).
+
+    A job waits here, not in the pool, until a slot is free for it; when one frees, it goes to
+    the waiting job whose client address has the fewest jobs running (ties: the address served
+    least recently), then whose learner has, then the earliest. So a client arriving while
+    another address fills every slot (with one account or a thousand) waits for one job to
+    finish, not for that address's whole queue.
+    An address may have ``per_address`` jobs running or waiting at once; more is Throttled.
+    """
+
+    def __init__(self, *, slots: int, per_address: int, timeout: float) -> None:
+        self.slots = slots
+        self.per_address = per_address
+        self.timeout = timeout
+        self._cond = threading.Condition()
+        self._waiting: list[_Waiter] = []
+        self._running = 0
+        self._by_address: dict[str, int] = defaultdict(int)  # running per address
+        self._by_user: dict[int, int] = defaultdict(int)  # running per learner
+        self._held: dict[str, int] = defaultdict(int)  # running or waiting per address
+        self._last_turn: dict[str, int] = {}  # when each address with jobs in was last served
+        self._turns = 0
+        self._seq = 0
+
+    def _admit_locked(self) -> None:
+        while self._running < self.slots and self._waiting:
+            best = min(
+                self._waiting,
+                key=lambda w: (
+                    self._by_address.get(w.address, 0),
+                    # Ties in turn: the address served least recently first (one never served
+                    # before any), so one with a long queue cannot take slot after slot.
+                    self._last_turn.get(w.address, 0),
+                    self._by_user.get(w.user_id, 0),
+                    w.seq,
+                ),
+            )
+            self._waiting.remove(best)
+            self._turns += 1
+            self._last_turn[best.address] = self._turns
+            best.admitted = True
+            self._running += 1
+            self._by_address[best.address] += 1
+            self._by_user[best.user_id] += 1
+        self._cond.notify_all()
+
+    @contextmanager
+    def turn(self, address: str, user_id: int) -> Iterator[None]:
+        """Hold a grading slot for this job; raises Throttled (the address has too many jobs
+        in) or NoTurn (no slot came free within ``timeout``)."""
+        with self._cond:
+            if self._held[address] >= self.per_address:
+                raise Throttled(
+                    f"{self.per_address} submissions from your address are already being graded",
+                    1,
+                    f"你的地址已有 {self.per_address} 个提交正在评测",
+                )
+            self._held[address] += 1
+            self._seq += 1
+            waiter = _Waiter(address, user_id, self._seq)
+            self._waiting.append(waiter)
+            self._admit_locked()
+            admitted = self._cond.wait_for(lambda: waiter.admitted, self.timeout)
+            if not admitted:
+                self._waiting.remove(waiter)
+                self._release_held_locked(address)
+                raise NoTurn()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._by_address[address] -= 1
+                if not self._by_address[address]:
+                    del self._by_address[address]
+                self._by_user[user_id] -= 1
+                if not self._by_user[user_id]:
+                    del self._by_user[user_id]
+                self._release_held_locked(address)
+                self._admit_locked()
+
+    def _release_held_locked(self, address: str) -> None:
+        self._held[address] -= 1
+        if not self._held[address]:
+            del self._held[address]
+            self._last_turn.pop(address, None)

@@ -7,8 +7,9 @@
   read. The whole body must arrive within a deadline, so a client that dribbles it cannot hold
   a request open forever.
 - ``BoundedH11Protocol`` closes a connection whose request line and headers have not fully
-  arrived within a few seconds: uvicorn's own keep-alive timer starts only after a first
-  response and is reset by any byte.
+  arrived within a few seconds (uvicorn's own keep-alive timer starts only after a first
+  response and is reset by any byte), and caps each client address's open connections and
+  those waiting for a request head.
 - ``SERVER_LIMITS``: the uvicorn settings that bound header size and idle connections.
 """
 
@@ -58,25 +59,33 @@ class BodyRefused(HTTPException):
     a body, so the answer keeps its status instead of becoming 'error parsing the body'."""
 
 
-def _token(headers: Headers) -> str | None:
+def _token(headers: Headers) -> tuple[str, str] | None:
+    """The credential a request carries: ("bearer", token) or ("session", cookie)."""
     scheme, _, credentials = headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer":
-        return credentials.strip() or None
-    # A signed-in browser's session cookie holds the same token (api.web.security): its forms
-    # (code, drafts) may send what a bearer client may, not only what an anonymous one may.
+        token = credentials.strip()
+        return ("bearer", token) if token else None
+    # A signed-in browser's session cookie (api.sessions): its forms (code, drafts) may send
+    # what a bearer client may, not only what an anonymous one may.
     cookie = cookie_parser(headers.get("cookie", "")).get(SESSION_COOKIE)
-    return cookie if cookie and len(cookie) <= 128 else None
+    return ("session", cookie) if cookie and len(cookie) <= 128 else None
 
 
-def _token_is_valid(scope: Scope, token: str) -> bool:
+def _token_is_valid(scope: Scope, credential: tuple[str, str]) -> bool:
+    from datetime import UTC, datetime
+
     from sqlmodel import Session, select
 
+    from api import sessions
     from api.deps import hash_token
     from api.models import User
 
+    kind, secret = credential
     ctx = scope["app"].state.ctx
     with Session(ctx.engine) as session:
-        found = session.exec(select(User.id).where(User.token_hash == hash_token(token))).first()
+        if kind == "session":
+            return sessions.find(session, secret, now=datetime.now(UTC)) is not None
+        found = session.exec(select(User.id).where(User.token_hash == hash_token(secret))).first()
     return found is not None
 
 
@@ -162,23 +171,105 @@ class BodyGuard:
                 await refuse(exc.status_code, str(exc.detail))
 
 
+class _PerAddress:
+    """The connections of each client address, in the order they last began waiting for a
+    request head. Event-loop only (no lock): protocols are called on uvicorn's one loop."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, int] = {}
+        self.waiting: dict[str, dict[BoundedH11Protocol, None]] = {}
+
+    def clear(self) -> None:
+        self.open.clear()
+        self.waiting.clear()
+
+
 class BoundedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request head is still incomplete
-    ``HEAD_SECONDS`` after it opened or after its previous response."""
+    ``HEAD_SECONDS`` after it opened or after its previous response, and holding each client
+    address to ``per_address`` open connections, of which at most ``idle_per_address`` are
+    waiting for a request head (idle keep-alive or half-sent).
+
+    Over the open cap a new connection is closed at once. Over the waiting cap the address's
+    connection that has waited longest is closed: so one address holding hundreds of half-sent
+    heads holds at most ``idle_per_address`` of the server's ``MAX_CONNECTIONS``, and a client
+    of the same address (a classroom behind one NAT) still gets in, at the cost of the oldest
+    idle socket. Peers in ``trusted_proxies`` are exempt: a proxy in front carries every
+    client's connection and must bound them itself (SECURITY.md)."""
 
     head_seconds = HEAD_SECONDS
+    per_address = 64
+    idle_per_address = 16
+    trusted_proxies: tuple[Any, ...] = ()
+    _clients = _PerAddress()
     _head_timer: asyncio.TimerHandle | None = None
+    _address: str | None = None
+
+    @classmethod
+    def configure(cls, settings: Any) -> None:
+        cls.per_address = settings.connections_per_address
+        cls.idle_per_address = settings.idle_connections_per_address
+        cls.trusted_proxies = settings.proxies
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self._arm_head_timer()
+        from api.clients import client_key, is_trusted_peer, parse_address
+
+        peer = self.client[0] if self.client else None
+        if peer is None or is_trusted_peer(peer, self.trusted_proxies):
+            return
+        address = client_key(parse_address(peer))
+        clients = self._clients
+        if clients.open.get(address, 0) >= self.per_address:
+            self.transport.close()
+            return
+        self._address = address
+        clients.open[address] = clients.open.get(address, 0) + 1
+        self._wait_for_head()
+
+    def _wait_for_head(self) -> None:
+        if self._address is None:
+            return
+        waiting = self._clients.waiting.setdefault(self._address, {})
+        waiting.pop(self, None)
+        waiting[self] = None
+        while len(waiting) > self.idle_per_address:
+            oldest = next(iter(waiting))
+            del waiting[oldest]
+            if not oldest.transport.is_closing():
+                oldest.transport.close()
+
+    def _head_arrived(self) -> None:
+        if self._address is None:
+            return
+        waiting = self._clients.waiting.get(self._address)
+        if waiting is not None:
+            waiting.pop(self, None)
+            if not waiting:
+                del self._clients.waiting[self._address]
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._head_arrived()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._arm_head_timer()
+        if not self.transport.is_closing():
+            self._wait_for_head()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm_head_timer()
+        if self._address is not None:
+            self._head_arrived()
+            left = self._clients.open.get(self._address, 1) - 1
+            if left > 0:
+                self._clients.open[self._address] = left
+            else:
+                self._clients.open.pop(self._address, None)
+            self._address = None
         super().connection_lost(exc)
 
     def _arm_head_timer(self) -> None:

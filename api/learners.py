@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, Table, delete, false, or_, select
 from sqlmodel import Session, SQLModel
 
 import api.models  # noqa: F401  (registers every table on SQLModel.metadata)
+from api import sessions
 from api.models import User, utcnow
 from api.tokens import hash_token, new_token
 
@@ -96,9 +97,10 @@ def delete_learner(session: Session, *, user_id: int) -> dict[str, int] | None:
 
 def owned_rows(session: Session, *, user_id: int) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """Every row the learner owns, table by table (for the data export). Columns holding a
-    secret's hash (``*_hash``) are left out: they are of no use to anyone reading an export."""
+    secret or its hash (``*_hash``, ``*_secret``) are left out: of no use to anyone reading an
+    export, and a browser session's CSRF secret would let its holder forge that session's forms."""
     for name, owned in owned_tables().items():
-        columns = [c for c in owned.table.columns if not c.name.endswith("_hash")]
+        columns = [c for c in owned.table.columns if not c.name.endswith(("_hash", "_secret"))]
         rows = session.execute(
             select(*columns).where(owned.rows_of(user_id)).order_by(*owned.table.primary_key)
         )
@@ -127,17 +129,24 @@ def set_disabled(session: Session, user: User, disabled: bool) -> User:
     session.add(user)
     session.commit()
     session.refresh(user)
+    if disabled:
+        # Ended, not merely hidden: enabling the learner again must not revive old cookies.
+        assert user.id is not None
+        sessions.end_sessions(session, user.id)
     return user
 
 
 def reissue_token(session: Session, user: User) -> str:
     """A new token for the learner; the old one stops working with this commit (only the hash
-    is stored, and it is replaced)."""
+    is stored, and it is replaced), and every browser session of theirs ends with it (a lost or
+    leaked token may have opened some)."""
     token = new_token()
     user.token_hash = hash_token(token)
     session.add(user)
     session.commit()
     session.refresh(user)
+    assert user.id is not None
+    sessions.end_sessions(session, user.id)
     return token
 
 

@@ -15,13 +15,15 @@ from api import db, jsonbody
 from api.catalog import load_catalog
 from api.config import Settings, get_settings
 from api.deps import AppContext
-from api.fairness import GradingLimits, SharedGradingLimits
+from api.fairness import GradingLimits, GradingTurns, SharedGradingLimits
 from api.followups import check_follow_ups
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.httpguard import BodyGuard, invalid_text
+from api.limited import AddressLimit, limited
 from api.questions import load_question_bank
 from api.queue.recovery import recover_in_background
+from api.ratelimits import ClientLimits, Limited
 from api.refusals import invalid_request
 from api.routes import admin, exercises, health, progress, questions, submissions, users
 from api.routes.interviews import router as interviews_router
@@ -45,6 +47,7 @@ def build_context(settings: Settings) -> AppContext:
     engine = db.make_engine(settings.sqlalchemy_url)
     db.migrate(engine)
     limits = make_limits(settings)
+    client_limits = ClientLimits(settings)
     if settings.queue_mode:
         # Workers own the grader (`addnorm worker`); this process records, sends and waits.
         from api.queue.client import GradingQueue
@@ -56,6 +59,7 @@ def build_context(settings: Settings) -> AppContext:
             grader=None,
             limits=limits,
             questions=bank,
+            client_limits=client_limits,
             queue=GradingQueue(settings),
         )
     pool = GraderPool(
@@ -85,6 +89,12 @@ def build_context(settings: Settings) -> AppContext:
         grader=grader,
         limits=limits,
         questions=bank,
+        client_limits=client_limits,
+        turns=GradingTurns(
+            slots=settings.grader_slots,
+            per_address=settings.gradings_per_address,
+            timeout=settings.queue_timeout_seconds,
+        ),
     )
 
 
@@ -142,10 +152,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
         default_response_class=jsonbody.Body,
+        # FastAPI's own /docs and /redoc load their script from a CDN: ours are rendered from
+        # the schema on the server, no script at all (api.web.apidocs).
+        docs_url=None,
+        redoc_url=None,
     )
 
     # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.
     app.add_middleware(BodyGuard)
+    # Outside it: a client over its request rate costs no body read and no token lookup.
+    app.add_middleware(AddressLimit)
+    app.add_exception_handler(Limited, limited)
     app.add_exception_handler(UnicodeEncodeError, invalid_text)
     # Refusals that always serialise, whatever the body held (NaN, huge values): api.refusals.
     app.add_exception_handler(RequestValidationError, invalid_request)

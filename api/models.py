@@ -204,3 +204,18 @@ class Invite(SQLModel, table=True):
     expires_at: datetime
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+
+
+class BrowserSession(SQLModel, table=True):
+    """A signed-in browser: its cookie is a random id of its own (only the hash is kept), never
+    the learner's API token. Ended by signing out, by token rotation, or by the operator; it
+    expires at ``expires_at`` whatever happens (see api.sessions)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    id_hash: str = Field(index=True, unique=True, max_length=64)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    # The secret this browser's CSRF tokens are an HMAC of: a new one with every session.
+    csrf_secret: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    ended_at: datetime | None = None

@@ -74,9 +74,30 @@ class Server:
 
 SERVE = (sys.executable, "-m", "api.cli", "serve")
 
+# The suite's servers serve thousands of tests from one address (127.0.0.1), and its tests read
+# the sandbox's detail from /health: both lifted here, unless a test passes its own value. The
+# tests of the limits themselves (tests/hostile/test_shared_deployment.py) start servers with
+# DEPLOYED_DEFAULTS, the limits a fresh deployment gets.
+SUITE_ENV = {
+    "ADDNORM_HEALTH_DETAILS": "true",
+    "ADDNORM_REQUESTS_PER_MINUTE": "1000000",
+    "ADDNORM_SIGNUPS_PER_HOUR": "1000000",
+    "ADDNORM_SIGNINS_PER_MINUTE": "1000000",
+    "ADDNORM_ADDRESS_SUBMISSIONS_PER_HOUR": "1000000",
+    "ADDNORM_SUBMISSIONS_PER_HOUR": "1000000",
+    "ADDNORM_STATIC_REJECTIONS_STORED_PER_HOUR": "1000000",
+    "ADDNORM_ANSWERS_PER_HOUR": "1000000",
+    "ADDNORM_DRAFT_SAVES_PER_HOUR": "1000000",
+    "ADDNORM_GRADINGS_PER_ADDRESS": "64",
+    "ADDNORM_CONNECTIONS_PER_ADDRESS": "1024",
+    "ADDNORM_IDLE_CONNECTIONS_PER_ADDRESS": "1024",
+}
+DEPLOYED_DEFAULTS = {name: "" for name in SUITE_ENV}
+
 
 def start_server(data_dir: Path, **env: str) -> Server:
-    """``addnorm serve`` as a subprocess, exactly as the README starts it."""
+    """``addnorm serve`` as a subprocess, exactly as the README starts it (with ``SUITE_ENV``
+    unless ``env`` says otherwise; an empty value means the deployed default)."""
     return start_server_on(data_dir, env)
 
 
@@ -99,6 +120,7 @@ def start_server_on(
         "ADDNORM_DATA_DIR": str(data_dir),
         # The strict profile unless the run says otherwise (CI runs it as root and non-root).
         "ADDNORM_SANDBOX": os.environ.get("ADDNORM_SANDBOX", "strict"),
+        **SUITE_ENV,
         **env,
     }
     data_dir.mkdir(parents=True, exist_ok=True)

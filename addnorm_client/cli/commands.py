@@ -178,6 +178,25 @@ def login(
     out.print(Text(f"logged in to {server} as {me.get('name')} (token saved to {path})"))
 
 
+token_app = typer.Typer(help="Your API token on this server.", no_args_is_help=True)
+
+
+@token_app.command("rotate")
+@friendly
+def token_rotate(url: UrlOpt = None, as_json: JsonOpt = False) -> None:
+    """Replace your token with a new one, saved where `addnorm login` saves it. The old token
+    stops working at once (elsewhere too: log in there again) and your browser sessions end."""
+    with _client(url) as client:
+        server = client.url
+        token = client.rotate_token()
+    path = config.remember(server, token)
+    if as_json:
+        show.print_json(out, {"url": server, "config": str(path), "token": token})
+        return
+    out.print(Text(f"new token saved to {path}; the old one no longer works"))
+    out.print(Text(f"token (shown once): {token}"))
+
+
 # -- exercises ----------------------------------------------------------------------------------
 
 STATUS_STYLE = {"solved": "green", "attempted": "yellow", "not_started": "dim"}
@@ -586,6 +605,7 @@ def register(app: typer.Typer) -> None:
     """Add the learner commands to the ``addnorm`` command."""
     app.command()(signup)
     app.command()(login)
+    app.add_typer(token_app, name="token")
     app.command("list")(list_exercises)
     app.command()(start)
     app.command()(check)

@@ -43,23 +43,9 @@ class Grader:
 
     def grade(self, code: str, spec: ExerciseSpec, *, seed: int | None = None) -> Verdict:
         started = time.perf_counter()
-        problem = precheck(code, spec)
-        if problem is not None:
-            error = None
-            if problem.line is not None:
-                error = {
-                    "type": "SyntaxError" if "SyntaxError" in problem.message else None,
-                    "line": problem.line,
-                    "column": problem.column,
-                }
-            return verdict_zh.fill(
-                Verdict(
-                    status=problem.status,
-                    message=problem.message,
-                    error=error,
-                    timings_ms={"total": _ms(started)},
-                )
-            )
+        refused = static_verdict(code, spec)
+        if refused is not None:
+            return refused
         with self._turn:
             case_set = self.case_sets.take(spec, seed)
             cases = case_set.cases
@@ -113,6 +99,30 @@ class Grader:
             "total": _ms(started),
         }
         return result
+
+
+def static_verdict(code: str, spec: ExerciseSpec) -> Verdict | None:
+    """The verdict of code the static check refuses (nothing runs), or None when it passes.
+    No pool needed: the API answers these itself, in queue mode too."""
+    started = time.perf_counter()
+    problem = precheck(code, spec)
+    if problem is None:
+        return None
+    error = None
+    if problem.line is not None:
+        error = {
+            "type": "SyntaxError" if "SyntaxError" in problem.message else None,
+            "line": problem.line,
+            "column": problem.column,
+        }
+    return verdict_zh.fill(
+        Verdict(
+            status=problem.status,
+            message=problem.message,
+            error=error,
+            timings_ms={"total": _ms(started)},
+        )
+    )
 
 
 def precheck(code: str, spec: ExerciseSpec) -> static.StaticProblem | None:

@@ -252,4 +252,4 @@ def read_submission(
 def read_health(operator: CurrentOperator, ctx: AppDep) -> dict[str, Any]:
     """The service in detail (sandbox layers, pool, queue), for operators only."""
     del operator
-    return health.read_health(ctx)
+    return health.health_detail(ctx)

@@ -243,15 +243,28 @@ def read_draft(exercise: ExerciseDep, user: CurrentUser, session: SessionDep) ->
 
 @router.put("/exercises/{slug}/draft", response_model=DraftPublic)
 def save_draft(
-    body: DraftSave, exercise: ExerciseDep, user: CurrentUser, session: SessionDep
+    body: DraftSave, exercise: ExerciseDep, user: CurrentUser, session: SessionDep, ctx: AppDep
 ) -> DraftPublic:
-    """Keep the code being written (up to 64 KiB, as a submission), replacing the last draft."""
+    """Keep the code being written (up to 64 KiB, as a submission), replacing the last draft.
+    Per learner: ADDNORM_DRAFT_SAVES_PER_HOUR saves, ADDNORM_DRAFTS_PER_LEARNER drafts and
+    ADDNORM_DRAFT_BYTES_PER_LEARNER bytes in all."""
     assert user.id is not None
+    ctx.client_limits.hit("draft_saves", user.id)
+    quota = drafts.Quota(
+        count=ctx.settings.drafts_per_learner, total_bytes=ctx.settings.draft_bytes_per_learner
+    )
     try:
         row = drafts.save(
-            session, user_id=user.id, exercise=exercise.slug, code=body.code, now=_now()
+            session,
+            user_id=user.id,
+            exercise=exercise.slug,
+            code=body.code,
+            now=_now(),
+            quota=quota,
         )
     except drafts.DraftTooLarge as exc:
+        raise HTTPException(413, detail=str(exc)) from None
+    except drafts.OverQuota as exc:
         raise HTTPException(413, detail=str(exc)) from None
     return _draft_public(row)
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from random import Random
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from api import interview_records as records
@@ -22,6 +22,7 @@ from api.catalog import Lang
 from api.deps import AppDep, CurrentUser, RowId, SessionDep
 from api.interviews import MAX_MINUTES
 from api.jsonbody import Body
+from api.limited import client_key
 from api.models import Interview, SubmissionCreate
 from api.questions import TOPICS, AnswerShapeError, Topic
 from api.routes.questions import shape_error_detail
@@ -199,6 +200,7 @@ def create_interview_submission(
     ctx: AppDep,
     user: CurrentUser,
     session: SessionDep,
+    request: Request,
 ) -> records.SubmissionRecorded | Body:
     """Submit code for a coding item: graded as usual, answered with passed / not passed only."""
     assert user.id is not None
@@ -208,7 +210,9 @@ def create_interview_submission(
         exercise = records.submittable(row, position, ctx.catalog)
     except records.InterviewError as exc:
         raise _refuse(exc) from None
-    graded = grade_submission(body, exercise, user, session, ctx)
+    graded = grade_submission(
+        body, exercise, user, session, ctx, client_key(request), always_store=True
+    )
     outcome = json.loads(bytes(graded.body))
     if graded.status_code not in (201, 202):
         # Not graded (grader busy or broken): pass the refusal on, without the submission id,

@@ -87,6 +87,7 @@ def create_answer(
             detail=f"This question is part of your running interview {held.id}; answer it "
             f"there, with POST /interviews/{held.id}/items/<n>/answers",
         )
+    ctx.client_limits.hit("answers", user.id)
     try:
         answered = practice.answer_question(
             session,

@@ -4,17 +4,22 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
-from sqlmodel import Session
+from fastapi import APIRouter, HTTPException, Request
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from api import interview_records, plaintext, submissions, submitting
 from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
-from api.fairness import Throttled
+from api.fairness import NoTurn, Throttled
+from api.grading.grader import static_verdict
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
+from api.grading.verdict import Verdict
 from api.jsonbody import Body
+from api.limited import client_key
 from api.models import Submission, SubmissionCreate, User
+from api.ratelimits import Limited
 from api.routes.users import learner_lang
 from api.verdict_i18n import render
 
@@ -36,6 +41,7 @@ def create_submission(
     user: CurrentUser,
     session: SessionDep,
     ctx: AppDep,
+    request: Request,
     lang: Lang | None = None,
 ) -> Body:
     """Grade the code and answer with the verdict, unless a running mock interview asks this
@@ -55,7 +61,7 @@ def create_submission(
                 f"with POST /interviews/{held.id}/items/{{position}}/submissions until it ends"
             ),
         )
-    return grade_submission(body, exercise, user, session, ctx, lang=lang)
+    return grade_submission(body, exercise, user, session, ctx, client_key(request), lang=lang)
 
 
 def grade_submission(
@@ -64,11 +70,18 @@ def grade_submission(
     user: User,
     session: Session,
     ctx: AppContext,
+    address: str,
     *,
     lang: Lang | None = None,
+    always_store: bool = False,
 ) -> Body:
     """Grade the code in the sandbox and answer with the verdict: synchronously (~tens of ms)
-    when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``."""
+    when embedded; in queue mode after a bounded wait for a worker, else 202 + ``Location``.
+
+    Counted per learner and per client ``address`` (api.ratelimits). Code the static check
+    refuses is answered here, without a grading slot; past the learner's hourly budget of
+    stored refusals it is answered and not stored (200, ``"id": null``), unless
+    ``always_store`` (an interview item, whose attempt needs its row)."""
     assert user.id is not None
     # A lone surrogate is valid JSON but not UTF-8: replaced here, before anything encodes it.
     code = plaintext.sanitised(body.code)
@@ -78,11 +91,23 @@ def grade_submission(
             413, detail=f"Code is {size} bytes; the limit is {MAX_CODE_BYTES // 1024} KiB"
         )
     shown = lang or learner_lang(user)
+    refused = static_verdict(code, exercise.spec)
+    if refused is not None:
+        # No grading slot needed, but the learner's per-minute and concurrency limits hold.
+        try:
+            with ctx.limits.slot(user.id):
+                _count_stored(ctx, user.id, address)
+                return _static_refusal(
+                    code, refused, exercise, user, session, ctx, shown, always_store
+                )
+        except Throttled as exc:
+            raise _limited(exc) from None
     if ctx.queue is not None:
-        return _enqueue_submission(code, exercise, user.id, session, ctx, lang, shown)
-    assert ctx.grader is not None
+        return _enqueue_submission(code, exercise, user.id, address, session, ctx, lang, shown)
+    assert ctx.grader is not None and ctx.turns is not None
     try:
-        with ctx.limits.slot(user.id):
+        with ctx.limits.slot(user.id), ctx.turns.turn(address, user.id):
+            _count_stored(ctx, user.id, address)
             row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
             try:
                 verdict = ctx.grader.grade(code, exercise.spec)
@@ -110,11 +135,18 @@ def grade_submission(
                     status_code=500,
                 )
     except Throttled as exc:
-        raise HTTPException(
-            429,
-            detail=f"Too many submissions: {exc.reason}",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _limited(exc) from None
+    except NoTurn:
+        # Every slot stayed busy for the whole wait: on record, saying why it was not graded
+        # (counted against the hourly quotas like any stored submission).
+        _count_stored(ctx, user.id, address)
+        row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
+        row = submissions.fail(session, row=row, reason="not graded: the grader was busy")
+        return Body(
+            {"detail": "The grader is busy; please resubmit shortly", "id": row.id},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
     assert row.id is not None
     recorded = submitting.record(session, submission_id=row.id, exercise=exercise, verdict=verdict)
     # None only if start-up recovery graded this very row first: its verdict stands.
@@ -125,15 +157,84 @@ def grade_submission(
     return Body(render(submissions.public(recorded, just_recorded=True), shown), status_code=201)
 
 
+def _limited(exc: Throttled) -> Limited:
+    """A grading limit's refusal as every limit's: 429, Retry-After, one line in both languages
+    (a page shows it in the reader's)."""
+    return Limited(exc.reason, exc.reason_zh, exc.retry_after, subject="submissions")
+
+
+def _count_stored(ctx: AppContext, user_id: int, address: str) -> None:
+    """The hourly quotas count submissions about to be stored: one refused for the moment (its
+    learner or address already has jobs running) costs nothing and does not count."""
+    ctx.client_limits.hit("submissions", user_id)
+    ctx.client_limits.hit("address_submissions", address)
+
+
+def _static_refusal(
+    code: str,
+    verdict: Verdict,
+    exercise: Exercise,
+    user: User,
+    session: Session,
+    ctx: AppContext,
+    shown: Lang,
+    always_store: bool,
+) -> Body:
+    """Code refused before it could run (syntax, a banned name, a missing definition): stored
+    like any verdict while the learner's hourly budget lasts, else answered and not kept, so
+    the same refused 64 KiB sent a thousand times costs the database nothing."""
+    assert user.id is not None
+    if always_store or ctx.client_limits.may_store_static_rejection(user.id):
+        row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
+        assert row.id is not None
+        recorded = submitting.record(
+            session, submission_id=row.id, exercise=exercise, verdict=verdict
+        )
+        if recorded is not None:
+            view = submissions.public(recorded, just_recorded=True)
+            return Body(render(view, shown), status_code=201)
+    unstored = Submission(
+        user_id=user.id,
+        exercise=exercise.slug,
+        code="",
+        state="done",
+        verdict=verdict.status,
+        message=verdict.message,
+        result=verdict.model_dump(mode="json", exclude={"status", "message"}),
+        completed_at=datetime.now(UTC),
+    )
+    view = submissions.public(unstored)
+    return Body({**render(view, shown), "stored": False}, status_code=200)
+
+
 def _reread(session: Session, row: Submission) -> Submission:
     session.refresh(row)
     return row
+
+
+def _refuse_past_open_jobs(session: Session, user_id: int, limit: int) -> None:
+    """Queue mode: the learner's jobs still queued or grading count towards their concurrency,
+    not only the requests waiting for a verdict (a 202 frees its request, not its job). Read
+    under the learner's slot, so concurrent submits of theirs overshoot by at most the slots."""
+    open_jobs = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(Submission.user_id == user_id, col(Submission.state).in_(submissions.OPEN_STATES))
+    ).one()
+    session.commit()
+    if int(open_jobs) >= limit:
+        raise Throttled(
+            f"{limit} of your submissions are already queued or being graded",
+            2,
+            f"你已有 {limit} 个提交在排队或评测中",
+        )
 
 
 def _enqueue_submission(
     code: str,
     exercise: Exercise,
     user_id: int,
+    address: str,
     session: Session,
     ctx: AppContext,
     asked: Lang | None,
@@ -146,6 +247,8 @@ def _enqueue_submission(
     assert ctx.queue is not None
     try:
         with ctx.limits.slot(user_id):
+            _refuse_past_open_jobs(session, user_id, ctx.settings.max_concurrent_gradings)
+            _count_stored(ctx, user_id, address)
             row = submissions.start(
                 session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
             )
@@ -156,11 +259,7 @@ def _enqueue_submission(
                     wait(ctx.queue.verdict_wait)
             session.refresh(row)
     except Throttled as exc:
-        raise HTTPException(
-            429,
-            detail=f"Too many submissions: {exc.reason}",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _limited(exc) from None
     if row.state == "done":
         return Body(render(submissions.public(row), lang), status_code=201)
     if row.state == "grader_failed":

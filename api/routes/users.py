@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
-from api import export, registration
+from api import export, learners, registration
 from api.deps import AppDep, CurrentUser, SessionDep, hash_token
+from api.limited import client_key
 from api.models import LearnerLang, User, UserCreate, UserCreated, UserPublic, UserUpdate
 from api.routes.downloads import learner_export
 
@@ -19,12 +20,28 @@ def learner_lang(user: User) -> LearnerLang:
     return "zh" if user.lang == "zh" else "en"
 
 
-@router.post("/users", status_code=201, response_model=UserCreated)
-def create_user(body: UserCreate, session: SessionDep, ctx: AppDep) -> UserCreated:
-    """Create a learner. The token is shown once, here; only its hash is stored.
+class TokenRotated(SQLModel):
+    token: str
+
+
+@router.post(
+    "/users",
+    status_code=201,
+    response_model=UserCreated,
+    responses={
+        403: {"description": "Registration needs an invite, or is closed"},
+        429: {"description": "Too many learners created from this address"},
+    },
+)
+def create_learner(
+    body: UserCreate, request: Request, session: SessionDep, ctx: AppDep
+) -> UserCreated:
+    """Create a learner. The token is shown once, here; only its hash is stored. Limited per
+    client address (ADDNORM_SIGNUPS_PER_HOUR).
 
     ADDNORM_REGISTRATION decides who may: anyone (open), the holder of an operator's invite code
     (invite: ``{"name", "invite"}``), or nobody (closed: the operator's POST /admin/learners)."""
+    ctx.client_limits.hit("signups", client_key(request))
     try:
         registration.admit(session, mode=ctx.settings.registration, invite=body.invite)
     except registration.RegistrationRefused as exc:
@@ -71,3 +88,10 @@ def export_me(
 ) -> Response:
     """Everything stored about you: JSON, or one table as CSV (``table=submission``, ...)."""
     return learner_export(session, user, format, table)
+
+
+@router.post("/users/me/token", response_model=TokenRotated)
+def update_token(user: CurrentUser, session: SessionDep) -> TokenRotated:
+    """A new token for the learner (shown once, here); the one this request carried stops
+    working at once, and the learner's browser sessions end."""
+    return TokenRotated(token=learners.reissue_token(session, user))

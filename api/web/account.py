@@ -1,20 +1,31 @@
-"""Sign up, sign in (with the API token), sign out, and the language switch."""
+"""Sign up, sign in (with the API token), sign out, the account page (token rotation), and the
+language switch. Signing in begins a server-side session (api.sessions); the cookie names it and
+never holds the token."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
-from api import registration
-from api.deps import SessionDep
-from api.models import UserCreate
+from api import learners, registration, sessions
+from api.deps import AppDep, SessionDep
+from api.limited import client_key
+from api.models import User, UserCreate
 from api.routes.users import add_learner
 from api.web.render import render, set_cookie
 from api.web.security import LANG_COOKIE, LONG_LIVED, SESSION_COOKIE, safe_next
-from api.web.session import CheckedFormDep, WebDep, learner_for, user_for
+from api.web.session import (
+    CheckedFormDep,
+    LearnerDep,
+    WebDep,
+    WebSession,
+    learner_for,
+    user_for,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -47,11 +58,29 @@ _REFUSALS = {
 }
 
 
+def _sign_in(
+    request: Request, web: WebSession, session: SessionDep, ctx: AppDep, user: User
+) -> str:
+    """Begin a fresh session for ``user`` on this browser, ending the one its cookie named (a
+    new id on every sign-in: a cookie planted before it opens nothing after). The new cookie."""
+    assert user.id is not None
+    now = datetime.now(UTC)
+    sessions.end(session, request.cookies.get(SESSION_COOKIE), now=now)
+    begun = sessions.begin(session, user_id=user.id, hours=ctx.settings.session_hours, now=now)
+    web.user, web.browser, web.cookie = user, begun.row, begun.cookie
+    return begun.cookie
+
+
+def _session_seconds(ctx: AppDep) -> int:
+    return int(ctx.settings.session_hours * 3600)
+
+
 @router.post("/app/signup")
 def create_learner(
     request: Request,
     web: CheckedFormDep,
     session: SessionDep,
+    ctx: AppDep,
     name: Annotated[str, Form(max_length=200)] = "",
     invite: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
@@ -60,6 +89,7 @@ def create_learner(
         body = UserCreate(name=name.strip(), invite=invite.strip() or None)
     except ValidationError:
         return render(request, web, "signin.html", status=422, error="bad_name", **shown)
+    ctx.client_limits.hit("signups", client_key(request))
     try:
         registration.admit(session, mode=shown["registration"], invite=body.invite)
     except registration.RegistrationRefused as exc:
@@ -67,10 +97,11 @@ def create_learner(
         error = _REFUSALS.get(str(exc), "invite_invalid")
         return render(request, web, "signin.html", status=403, error=error, **shown)
     created = add_learner(session, name=body.name)
-    web.user = learner_for(session, created.token)
-    web.token = created.token
+    user = learner_for(session, created.token)
+    assert user is not None
+    cookie = _sign_in(request, web, session, ctx, user)
     response = render(request, web, "welcome.html", created=created)
-    set_cookie(request, response, SESSION_COOKIE, created.token, max_age=None)
+    set_cookie(request, response, SESSION_COOKIE, cookie, max_age=None)
     return response
 
 
@@ -79,10 +110,12 @@ def create_session(
     request: Request,
     web: CheckedFormDep,
     session: SessionDep,
+    ctx: AppDep,
     token: Annotated[str, Form(max_length=200)] = "",
     remember: Annotated[bool, Form()] = False,
     next: Annotated[str, Form(max_length=2000)] = HOME,
 ) -> Response:
+    ctx.client_limits.hit("signins", client_key(request))
     token = token.strip()
     user = user_for(session, token) if token else None
     if user is None or user.disabled_at is not None:
@@ -95,16 +128,43 @@ def create_session(
             error="bad_token" if user is None else "disabled",
             registration=_mode(request),
         )
+    cookie = _sign_in(request, web, session, ctx, user)
     response = RedirectResponse(safe_next(next, HOME), status_code=303)
-    set_cookie(request, response, SESSION_COOKIE, token, max_age=LONG_LIVED if remember else None)
+    # Remembered: the cookie lasts as long as the session can; else it ends with the browser.
+    set_cookie(
+        request,
+        response,
+        SESSION_COOKIE,
+        cookie,
+        max_age=_session_seconds(ctx) if remember else None,
+    )
     return response
 
 
 @router.post("/app/signout")
-def delete_session(web: CheckedFormDep) -> Response:
-    del web
+def delete_session(request: Request, web: CheckedFormDep, session: SessionDep) -> Response:
+    # Ended on the server: a copy of the cookie (or a form token it issued) opens nothing now.
+    sessions.end(session, web.cookie, now=datetime.now(UTC))
     response = RedirectResponse("/app/signin", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+@router.get("/app/account")
+def read_account(request: Request, web: WebDep, user: LearnerDep) -> Response:
+    return render(request, web, "account.html", rotated=None)
+
+
+@router.post("/app/account/token")
+def update_token(
+    request: Request, web: CheckedFormDep, session: SessionDep, ctx: AppDep, user: LearnerDep
+) -> Response:
+    """A new API token, the old one refused at once; every session of the learner ends (a
+    leaked token may have opened some) and this browser gets a fresh one."""
+    token = learners.reissue_token(session, user)
+    cookie = _sign_in(request, web, session, ctx, user)
+    response = render(request, web, "account.html", rotated=token)
+    set_cookie(request, response, SESSION_COOKIE, cookie, max_age=None)
     return response
 
 

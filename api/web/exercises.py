@@ -16,6 +16,7 @@ from api import progress, submissions
 from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.models import Submission, SubmissionCreate, User
+from api.ratelimits import Limited
 from api.routes.submissions import create_submission
 from api.web.help import draft_code, help_view
 from api.web.render import render
@@ -115,12 +116,14 @@ def _await_verdict(session: Session, *, user_id: int, submission_id: int) -> Sub
 
 
 def _grade(
-    user: User, session: Session, ctx: AppContext, exercise: Exercise, code: str
+    request: Request, user: User, session: Session, ctx: AppContext, exercise: Exercise, code: str
 ) -> tuple[dict[str, Any] | None, str | None, int]:
     """Grade through the API's own route function: (verdict JSON, problem, HTTP status)."""
     assert user.id is not None
     try:
-        response = create_submission(SubmissionCreate(code=code), exercise, user, session, ctx)
+        response = create_submission(
+            SubmissionCreate(code=code), exercise, user, session, ctx, request
+        )
     except HTTPException as exc:  # 413 too large, 429 throttled
         return None, str(exc.detail), exc.status_code
     data = json.loads(bytes(response.body))
@@ -140,6 +143,10 @@ def _grade(
         return submissions.public(row), None, 200
     if response.status_code == 201:
         return data, None, 201
+    if data.get("stored") is False:
+        # Refused by the static check past the hourly budget of stored refusals: the reason
+        # is shown with the code kept in the editor, nothing new is in the history.
+        return None, str(data.get("message") or "Not graded"), 422
     return None, str(data.get("detail") or "Grading failed"), response.status_code
 
 
@@ -156,12 +163,19 @@ def create_submission_page(
     exercise = _exercise(ctx, slug)
     # Browsers send CRLF line ends in form posts; the grader reports lines as the learner wrote.
     code = code.replace("\r\n", "\n")
-    _, problem, status = _grade(user, session, ctx, exercise, code)
+    retry_after: int | None = None
+    try:
+        _, problem, status = _grade(request, user, session, ctx, exercise, code)
+    except Limited as exc:
+        # Over a limit: the reason in the reader's language where the verdict would be, the
+        # code kept in the editor.
+        reason = exc.reason_zh if web.lang == "zh" else exc.reason
+        problem, status, retry_after = reason, 429, exc.retry_after
     if request.headers.get("x-addnorm-partial") == "1":
         assert user.id is not None
         history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
         latest = history[0] if history else None
-        return render(
+        partial = render(
             request,
             web,
             "_results.html",
@@ -171,12 +185,20 @@ def create_submission_page(
             verdict=verdict_view(submissions.public(latest), web.lang) if latest else None,
             history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
         )
+        return _with_retry_after(partial, retry_after)
     if problem is not None:
         # Keep what the learner typed: the page comes back with it and the reason.
-        return _exercise_page(
+        page = _exercise_page(
             request, web, user, session, exercise, code=code, problem=problem, status=status
         )
+        return _with_retry_after(page, retry_after)
     return RedirectResponse(f"/app/exercises/{exercise.slug}#results", status_code=303)
+
+
+def _with_retry_after(response: Response, retry_after: int | None) -> Response:
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 @router.get("/app/submissions/{submission_id}")

@@ -143,7 +143,7 @@ def create_draft_page(
     exercise = _exercise(ctx, slug)
     code = code.replace("\r\n", "\n")
     try:
-        save_draft(DraftSave(code=code), exercise, user, session)
+        save_draft(DraftSave(code=code), exercise, user, session, ctx)
     except HTTPException as exc:
         if request.headers.get("x-addnorm-partial") == "1":
             return Response(status_code=exc.status_code)

@@ -265,6 +265,34 @@ UI: dict[str, tuple[str, str]] = {
     "attempts": ("attempts", "次尝试"),
     # errors
     "not_found": ("Not found", "未找到"),
+    "api_docs_title": ("API reference", "API 参考"),
+    "api_docs_intro": (
+        "Every endpoint of the JSON API, from its OpenAPI schema. The schema itself:",
+        "JSON API 的全部接口，取自它的 OpenAPI 描述。描述文件本身：",
+    ),
+    "api_param": ("Parameter", "参数"),
+    "api_in": ("In", "位置"),
+    "api_type": ("Type", "类型"),
+    "api_required": ("required", "必填"),
+    "api_body": ("Request body:", "请求体："),
+    "api_models": ("Schemas", "数据结构"),
+    "limited_title": ("Too many requests", "请求过多"),
+    "limited_sep": (". ", "。"),
+    "limited_text": ("Please wait a little and try again.", "请稍等片刻再试。"),
+    "nav_account": ("Account", "账户"),
+    "account_title": ("Your account", "你的账户"),
+    "rotate_title": ("API token", "API 令牌"),
+    "rotate_help": (
+        "Get a new token for the API, the CLI and the notebooks. The old one stops working at "
+        "once, and every other browser signed in as you is signed out.",
+        "为 API、命令行和笔记本换一个新令牌。旧令牌立即失效，"
+        "其他以你身份登录的浏览器都会退出登录。",
+    ),
+    "rotate": ("Replace my token", "更换令牌"),
+    "rotated": (
+        "Your new token, shown once. Run `addnorm login` with it where you used the old one.",
+        "你的新令牌，只显示一次。在用过旧令牌的地方用它重新运行 `addnorm login`。",
+    ),
     "not_found_text": ("There is nothing here.", "这里什么也没有。"),
     "forbidden_title": ("Form expired", "表单已过期"),
     "forbidden_text": (

@@ -247,6 +247,7 @@ def read_interview_item_page(
 
 @router.post("/app/interviews/{interview_id}/items/{position}/submissions")
 def create_interview_submission_page(
+    request: Request,
     interview_id: RowId,
     position: int,
     web: CheckedFormDep,
@@ -260,7 +261,7 @@ def create_interview_submission_page(
     code = code.replace("\r\n", "\n")
     try:
         outcome = create_interview_submission(
-            interview_id, position, SubmissionCreate(code=code), ctx, user, session
+            interview_id, position, SubmissionCreate(code=code), ctx, user, session, request
         )
     except HTTPException as exc:
         if exc.status_code == 404:

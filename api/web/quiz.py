@@ -143,6 +143,7 @@ def create_answer_page(
             request, web, ctx.questions, question, problem="answer_required", status=422
         )
     lang: Lang = web.lang
+    ctx.client_limits.hit("answers", user.id)
     try:
         answered = practice.answer_question(
             session,

@@ -1,11 +1,10 @@
 """Browser-facing security: the Content Security Policy and other headers, cookies, CSRF.
 
-The pages keep no server-side session table. A signed-in browser holds the learner's API token in
-an ``HttpOnly`` cookie (the same secret ``Authorization: Bearer`` carries, so the JSON API and the
-pages share one notion of "who"); a browser that has not signed in holds a random visitor nonce.
-The CSRF token of every form is an HMAC of that cookie's value: a page on another origin can
-neither read the cookie nor compute the token, and ``SameSite`` stops the cookie travelling with
-its requests in the first place. No server secret is needed, so nothing new has to be configured.
+A signed-in browser holds a session id in an ``HttpOnly`` cookie, naming a server-side session
+(api.sessions) that signing out ends; never the API token. A browser that has not signed in holds
+a random visitor nonce. The CSRF token of every form is an HMAC of the session's own secret (or
+of the visitor nonce): a page on another origin can neither read the cookie nor compute the
+token, and ``SameSite`` stops the cookie travelling with its requests in the first place.
 """
 
 from __future__ import annotations
@@ -51,10 +50,7 @@ def content_security_policy(style_nonce: str | None = None) -> str:
 
 CONTENT_SECURITY_POLICY = content_security_policy()
 
-# FastAPI's interactive API docs load their assets from a CDN; they keep their own (absent) policy
-# rather than a broken page. Everything else, pages and JSON alike, gets the strict one.
-_CDN_PAGES = ("/docs", "/redoc")
-
+# Every response, pages and JSON alike (the API reference too: api.web.apidocs, no script).
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -71,7 +67,7 @@ class SecurityHeaders:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(_CDN_PAGES):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 

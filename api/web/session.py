@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Form, Request
 from sqlmodel import Session, select
 
+from api import sessions
 from api.deps import SessionDep, hash_token
-from api.models import User
+from api.models import BrowserSession, User
 from api.web.i18n import Lang, lang_from
 from api.web.security import (
     LANG_COOKIE,
@@ -43,14 +45,23 @@ class PageNotFound(Exception):
 @dataclass
 class WebSession:
     user: User | None
-    token: str | None
+    # The live server-side session (api.sessions) when signed in, and the cookie naming it.
+    browser: BrowserSession | None
+    cookie: str | None
     visitor: str
     new_visitor: bool
     lang: Lang
 
     @property
+    def csrf_secret(self) -> str:
+        # Signed in: the session's own secret, so an ended session's form tokens die with it.
+        if self.user is not None and self.browser is not None:
+            return self.browser.csrf_secret
+        return self.visitor
+
+    @property
     def csrf(self) -> str:
-        return csrf_token(self.token if self.user is not None and self.token else self.visitor)
+        return csrf_token(self.csrf_secret)
 
 
 def _cookie(request: Request, name: str) -> str | None:
@@ -75,13 +86,14 @@ def learner_for(session: Session, token: str | None) -> User | None:
 
 
 def web_session(request: Request, session: SessionDep) -> WebSession:
-    token = _cookie(request, SESSION_COOKIE)
-    user = learner_for(session, token)
+    cookie = _cookie(request, SESSION_COOKIE)
+    found = sessions.find(session, cookie, now=datetime.now(UTC))
     visitor = _cookie(request, VISITOR_COOKIE)
     lang = lang_from(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
     return WebSession(
-        user=user,
-        token=token if user is not None else None,
+        user=found[1] if found else None,
+        browser=found[0] if found else None,
+        cookie=cookie if found else None,
         visitor=visitor or new_nonce(),
         new_visitor=visitor is None,
         lang=lang,
@@ -122,7 +134,7 @@ def checked_form(
         request.headers.get("origin"), request.headers.get("host"), request.url.scheme
     ):
         raise FormRejected()
-    if not csrf_valid(web.token if web.user is not None and web.token else web.visitor, csrf):
+    if not csrf_valid(web.csrf_secret, csrf):
         raise FormRejected()
     return web
 

@@ -1,7 +1,7 @@
 """operators and invitations: user.role, user.disabled_at, the invite table
 
 Revision ID: 0009_operators
-Revises: 0007_submission_history
+Revises: 0008_browser_sessions
 Create Date: 2026-12-01 20:20:00
 
 Every existing user stays a learner; operators are made on the host afterwards.
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009_operators"
-down_revision = "0007_submission_history"
+down_revision = "0008_browser_sessions"
 branch_labels = None
 depends_on = None
 
