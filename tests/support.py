@@ -4,6 +4,7 @@ SQLite file in a temporary data directory, with the real sandbox."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import socket
 import subprocess
@@ -154,3 +155,17 @@ def stop_server(server: Server) -> None:
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait()
+
+
+def browser_cookie(server: Server, token: str) -> str:
+    """Sign in on the sign-in page with an API token, as a browser would; the session cookie the
+    server set (a session of its own: the cookie never holds the token)."""
+    with httpx.Client(base_url=server.url, timeout=60, follow_redirects=False) as browser:
+        page = browser.get("/app/signin")
+        csrf = re.search(r'name="csrf" value="([0-9a-f]{64})"', page.text)
+        assert csrf, "no CSRF field on the sign-in page"
+        r = browser.post("/app/signin", data={"token": token, "csrf": csrf.group(1)})
+        assert r.status_code == 303, (r.status_code, r.text[:300])
+        cookie = r.cookies.get("addnorm_session")
+        assert cookie, r.headers
+        return cookie

@@ -17,7 +17,7 @@ import pytest
 
 from api.questions import QuestionBank
 from tests.admin.conftest import Deployment, deploy, fresh_database
-from tests.support import REPO, stop_server
+from tests.support import REPO, browser_cookie, stop_server
 
 
 def variant(slug: str, name: str) -> tuple[str, str]:
@@ -137,6 +137,7 @@ def test_the_cohort_view_counts_what_the_learners_did(
     assert all(e["learners_attempted"] == 0 and not e["mistakes"] for e in untouched)
 
     # Each example verdict really is a verdict naming that mistake, of a learner in the cohort.
+    operator_cookie = browser_cookie(d.server, d.operator)
     with d.as_operator() as op:
         for m in [*ln["mistakes"], *rms["mistakes"]]:
             shown = op.get(m["example"]).json()
@@ -144,7 +145,7 @@ def test_the_cohort_view_counts_what_the_learners_did(
             assert shown["user_id"] in {p[0] for p in people.values()}
             page = httpx.get(
                 f"{d.server.url}{m['example_page']}",
-                cookies={"addnorm_session": d.operator},
+                cookies={"addnorm_session": operator_cookie},
                 timeout=30,
             )
             assert page.status_code == 200 and m["title"] in page.text

@@ -14,7 +14,7 @@ import api.models  # noqa: F401  (every table on SQLModel.metadata)
 from api import db
 from api.questions import QuestionBank
 from tests.admin.conftest import Deployment
-from tests.support import REPO
+from tests.support import REPO, browser_cookie
 
 UNBIASED = (
     REPO / "exercises" / "layer_norm" / "variants" / "failed_unbiased_variance.py"
@@ -37,11 +37,12 @@ def test_every_admin_route_refuses_learners_and_strangers(deployment: Deployment
         with deployment.server.client() as stranger:
             r = stranger.request(method.upper(), url, json={})
             assert r.status_code == 401, (method, path, r.status_code)
-    # ...and the operator's pages too.
+    # ...and the operator's pages too, to a learner signed in on the pages.
+    cookie = browser_cookie(deployment.server, token)
     for page in ("/app/admin", "/app/admin/cohort.json", "/app/admin/submissions/1"):
         r = httpx.get(
             f"{deployment.server.url}{page}",
-            cookies={"addnorm_session": token},
+            cookies={"addnorm_session": cookie},
             follow_redirects=False,
             timeout=30,
         )
@@ -50,6 +51,7 @@ def test_every_admin_route_refuses_learners_and_strangers(deployment: Deployment
 
 def test_rename_and_disable_and_enable(deployment: Deployment) -> None:
     uid, token = deployment.new_learner("Wrong Name")
+    cookie = browser_cookie(deployment.server, token)
     with deployment.as_operator() as op, deployment.server.client(token) as me:
         renamed = op.patch(f"/admin/learners/{uid}", json={"name": "Right Name"})
         assert renamed.status_code == 200 and renamed.json()["name"] == "Right Name"
@@ -63,7 +65,7 @@ def test_rename_and_disable_and_enable(deployment: Deployment) -> None:
         # The browser is signed out as well: its pages send it to the sign-in page.
         page = httpx.get(
             f"{deployment.server.url}/app/exercises",
-            cookies={"addnorm_session": token},
+            cookies={"addnorm_session": cookie},
             follow_redirects=False,
             timeout=30,
         )
