@@ -17,8 +17,8 @@ from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, RowId, SessionDep
 from api.followups import follow_ups_for
 from api.models import Submission, SubmissionCreate, User
-from api.routes.submissions import create_submission
 from api.questions import public_view
+from api.routes.submissions import create_submission
 from api.web.help import draft_code, help_view
 from api.web.render import render
 from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep

@@ -22,6 +22,29 @@ UI: dict[str, tuple[str, str]] = {
     "switch_to": ("中文", "English"),
     "skip": ("Skip to content", "跳到正文"),
     # account
+    "landing_lead": (
+        "Practice for deep-learning interviews: write the Transformer's building blocks "
+        "yourself and have them graded against PyTorch.",
+        "为深度学习面试做准备：亲手实现 Transformer 的基础模块，并与 PyTorch 的结果逐项比对评测。",
+    ),
+    "landing_write": (
+        "Write LayerNorm, RMSNorm, SwiGLU, residual blocks and activations in the browser, "
+        "the terminal or a notebook.",
+        "在浏览器、终端或 notebook 中实现 LayerNorm、RMSNorm、SwiGLU、残差块和激活函数。",
+    ),
+    "landing_verdict": (
+        "Each submission runs in a sandbox; the verdict names the mistake, the input and the "
+        "worst element.",
+        "每次提交都在沙箱中运行；评测结果会指出错误类型、出错的输入和误差最大的元素。",
+    ),
+    "landing_questions": (
+        "Conceptual questions in English and Chinese, spaced review, and timed mock interviews.",
+        "中英双语的概念题、间隔复习，以及限时模拟面试。",
+    ),
+    "landing_own": (
+        "Self-hosted: your code and progress stay on this server. Create a learner to start.",
+        "自托管：你的代码和进度只保存在这台服务器上。创建一个学习者即可开始。",
+    ),
     "signin_title": ("Sign in", "登录"),
     "signup_title": ("Create a learner", "创建学习者"),
     "name": ("Your name", "你的名字"),
@@ -286,6 +309,16 @@ UI: dict[str, tuple[str, str]] = {
     "mastery": ("Mastery per topic", "各主题掌握度"),
     "exercise_status": ("Exercises", "编程题状态"),
     "streak": ("Streak", "连续学习"),
+    "topic_counts": ("{tried} of {total} items tried", "{total} 项中已练 {tried} 项"),
+    "mastery_help": (
+        "Per topic: questions answered right and exercises passed, an exercise weighing three "
+        "questions.",
+        "按主题统计：答对的概念题和通过的编程题，一道编程题计三道概念题的分量。",
+    ),
+    "solved_count": (
+        "{solved} of {total} exercises solved",
+        "{total} 道编程题中已解决 {solved} 道",
+    ),
     "days": ("day(s)", "天"),
     "recent": ("Recent activity", "最近活动"),
     "no_activity": ("No activity yet.", "还没有活动。"),

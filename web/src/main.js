@@ -276,6 +276,9 @@ function renderMath(root = document) {
       throwOnError: false,
     });
   }
+  // A wide formula scrolls sideways in a narrow pane: a scrolling region must be reachable by
+  // keyboard (WCAG 2.1.1), so each display formula is focusable.
+  for (const display of root.querySelectorAll(".katex-display")) display.tabIndex = 0;
 }
 
 // The exercise's panes as tabs when the screen is too narrow for three columns: switching is
