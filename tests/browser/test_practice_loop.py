@@ -30,9 +30,12 @@ SYNTAX_ERROR = "import torch\n\nx = torch.ones(3):\n"
 # Interface chrome on a Chinese page: what the page itself says, not the learner's code, the
 # grader's own texts, or names (of tensors, dtypes, exercises, functions) that are the same in
 # both languages. Two English words in a row count as an English sentence.
-ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}[ ,.'’-]+[A-Za-z]{2,}")
+ENGLISH_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})+(?![\w.(])")
 NOT_CHROME = (
+    # The prompt's own content (bilingual at its source; it cites English article titles).
+    "[data-testid=prompt] > :not(#prompt-h)",
     "[data-testid=editor]",
+    ".cm-editor",
     "textarea",
     "pre",
     "code",
@@ -136,7 +139,6 @@ def test_practice_loop(
         expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "failed")
         first = page.get_by_test_id("first-failure")
         expect(first).to_be_visible()
-        assert page.evaluate("window.scrollY") == 0, "submitting scrolled the page"
         figure = inside_viewport(page, "first-failure-error")
         assert figure["y"] >= 0 and figure["y"] + figure["height"] <= viewport["height"], (
             f"the first failure's error is outside the {size} viewport: {figure}"
@@ -144,6 +146,7 @@ def test_practice_loop(
         if phone:
             expect(page.get_by_test_id("tab-result")).to_have_attribute("aria-selected", "true")
         else:
+            assert page.evaluate("window.scrollY") == 0, "submitting scrolled the page"
             editor = inside_viewport(page, "editor")
             assert editor["y"] >= 0 and editor["y"] < viewport["height"] - 200, editor
             assert editor["x"] + 100 < figure["x"], "the editor and the verdict overlap"

@@ -256,6 +256,13 @@ function gradeInPlace(form) {
       if (spinner) spinner.hidden = true;
       enhanceResults(target);
       showPane("result");
+      // On a phone the header stands above the tabs: bring the tabs to the top of the screen
+      // so the verdict's first failing check is in view.
+      const workbench = target.closest("[data-workbench]");
+      if (workbench && NARROW.matches) {
+        const top = workbench.getBoundingClientRect().top + window.scrollY;
+        if (window.scrollY < top) window.scrollTo({ top, behavior: "instant" });
+      }
       const pane = target.closest(".pane");
       if (pane) pane.scrollTop = 0;
       const heading = target.querySelector("[data-focus]");
