@@ -165,10 +165,12 @@ def test_learner_flow(
         expect(page.get_by_test_id("diagnosis")).to_have_attribute(
             "data-mistake", "unbiased_variance"
         )
-        # The failing checks lead, with their numbers; the passing ones fold away.
-        failing = page.get_by_test_id("checks").first.locator("tr.bad")
-        expect(failing.first).to_be_visible()
-        expect(failing.first.locator("td").nth(5)).to_have_text(re.compile(r"^\d"))
+        # The first failing check leads, with its numbers; the full table folds away by case.
+        expect(page.get_by_test_id("first-failure")).to_be_visible()
+        expect(page.get_by_test_id("first-failure-error")).to_have_text(
+            re.compile(r"^(\d|NaN|inf)")
+        )
+        expect(page.get_by_test_id("all-checks")).not_to_have_attribute("open", "")
         visit.check("exercise-failed")
 
         # The fix, typed but not sent, survives a reload as a draft; then it passes.

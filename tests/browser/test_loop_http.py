@@ -99,7 +99,7 @@ def test_hint_and_solution_come_back_as_partials(server: Server) -> None:
 class _Text(HTMLParser):
     """The text of a page outside code (pre, code, textarea, script, style)."""
 
-    SKIP = {"pre", "code", "textarea", "script", "style", "title"}
+    SKIP = frozenset({"pre", "code", "textarea", "script", "style", "title"})
 
     def __init__(self) -> None:
         super().__init__()
