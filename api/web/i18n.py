@@ -256,7 +256,8 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "n_passed": ("{n} passed", "{n} 项通过"),
     "n_failed": ("{n} failed", "{n} 项未通过"),
-    "next_exercise": ("Next exercise", "下一题"),
+    "next_exercise": ("Next exercise: {title}", "下一题：{title}"),
+    "see_solution": ("Compare with the worked solution", "对照参考解答"),
     "follow_ups": ("What an interviewer asks next", "面试官接下来会问"),
     "follow_ups_help": (
         "Open a question to answer it here; your answer goes into your review schedule.",

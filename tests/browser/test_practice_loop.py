@@ -195,6 +195,18 @@ def test_practice_loop(
         if lang == "zh":
             assert english_in_chrome(page) == [], "English interface text on a Chinese page"
         shoot(page, screenshots, f"loop-{size}-{lang}-passed")
+        # The worked solution, highlighted and read-only, with a diff against the learner's code.
+        page.evaluate("window.__samePage = true")
+        page.get_by_test_id("see-solution").click()
+        solution = page.get_by_test_id("solution")
+        expect(solution).to_be_visible()
+        expect(solution.locator(".tok-keyword").first).to_be_visible()
+        assert solution.locator("[contenteditable=true]").count() == 0
+        expect(page.get_by_test_id("solution-diff").locator(".del").first).to_be_attached()
+        assert page.evaluate("window.__samePage === true"), "the solution reloaded the page"
+        axe_clean(page, axe_source, "solution")
+        if phone:
+            page.get_by_test_id("tab-result").click()
         next_link = page.get_by_test_id("next-exercise")
         target = next_link.get_attribute("href")
         assert target and target != "/app/exercises/layer_norm"

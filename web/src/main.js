@@ -366,8 +366,16 @@ function replaceInPlace(form) {
       if (!fresh) throw new Error("empty");
       target.replaceWith(fresh);
       enhanceRegion(fresh);
-      const focus = fresh.querySelector("[data-focus-after]");
-      if (focus) focus.focus();
+      const shown = form.dataset.show && document.getElementById(form.dataset.show);
+      if (shown) {
+        // Asked for from the result pane: the solution is in the prompt's pane.
+        showPane("prompt");
+        shown.scrollIntoView({ block: "start" });
+        shown.focus({ preventScroll: true });
+      } else {
+        const focus = fresh.querySelector("[data-focus-after]");
+        if (focus) focus.focus();
+      }
     } catch {
       form.submit();
     }
