@@ -61,7 +61,15 @@ class Visit:
         shoot(page, self.folder, f"{self.prefix}-{name}")
 
 
+def show_pane(page: Page, name: str) -> None:
+    """On a phone the exercise page's panes are tabs: open one, as a learner taps it."""
+    tab = page.get_by_test_id(f"tab-{name}")
+    if tab.count() and tab.is_visible():
+        tab.click()
+
+
 def type_code(page: Page, code: str) -> None:
+    show_pane(page, "code")
     editor = page.get_by_test_id("editor")
     editor.click()
     page.keyboard.press("ControlOrMeta+a")
