@@ -208,6 +208,7 @@ def test_learner_flow(
         )
         # An earlier failed submission shows its diagnosis in Chinese too.
         page.goto(server.url + "/app/exercises/layer_norm")
+        show_pane(page, "result")
         page.get_by_test_id("history").locator("li").last.get_by_role("link").click()
         expect(page.get_by_test_id("diagnosis")).to_contain_text("方差")
         expect(page.get_by_test_id("submitted-code")).to_have_text(WRONG_LAYER_NORM.rstrip("\n"))

@@ -4,11 +4,11 @@
 // interview's countdown, and KaTeX for formulas in prompts.
 import { basicSetup } from "codemirror";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
-import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
+import { Prec, StateEffect, StateField } from "@codemirror/state";
 import { indentWithTab } from "@codemirror/commands";
 import { indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { python } from "@codemirror/lang-python";
-import { classHighlighter } from "@lezer/highlight";
+import { python, pythonLanguage } from "@codemirror/lang-python";
+import { classHighlighter, highlightCode } from "@lezer/highlight";
 import renderMathInElement from "katex/contrib/auto-render";
 
 function submitForm(form) {
@@ -382,23 +382,30 @@ function replaceInPlace(form) {
   });
 }
 
-// A read-only, highlighted view of code (the worked solution).
-function highlightCode(pre) {
-  const view = new EditorView({
-    doc: pre.textContent,
-    extensions: [
-      EditorView.cspNonce.of(document.querySelector('meta[name="style-nonce"]')?.content || ""),
-      python(),
-      syntaxHighlighting(classHighlighter),
-      EditorState.readOnly.of(true),
-      EditorView.editable.of(false),
-      EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ tabindex: "0", "aria-label": pre.getAttribute("aria-label") || "" }),
-    ],
-  });
-  view.dom.classList.add("code-view");
-  if (pre.dataset.testid) view.dom.dataset.testid = pre.dataset.testid;
-  pre.replaceWith(view.dom);
+// Code shown read-only (the worked solution), highlighted in place: the <pre> keeps its text
+// exactly (nothing virtualised, copy and paste as written), each token wrapped in a class span.
+function highlightPre(pre) {
+  const code = pre.textContent;
+  const tree = pythonLanguage.parser.parse(code);
+  const out = document.createDocumentFragment();
+  highlightCode(
+    code,
+    tree,
+    classHighlighter,
+    (text, classes) => {
+      if (!classes) {
+        out.append(text);
+        return;
+      }
+      const span = document.createElement("span");
+      span.className = classes;
+      span.textContent = text;
+      out.append(span);
+    },
+    () => out.append("\n"),
+  );
+  pre.replaceChildren(out);
+  pre.classList.add("highlighted");
 }
 
 function copyButtons(root) {
@@ -419,7 +426,7 @@ function copyButtons(root) {
 
 function enhanceRegion(root) {
   for (const form of root.querySelectorAll("form[data-replace]")) replaceInPlace(form);
-  for (const pre of root.querySelectorAll("pre[data-highlight]")) highlightCode(pre);
+  for (const pre of root.querySelectorAll("pre[data-highlight]")) highlightPre(pre);
   copyButtons(root);
   renderMath(root);
 }
