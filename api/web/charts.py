@@ -11,7 +11,7 @@ LABEL_WIDTH = 150
 BAR_WIDTH = 300
 ROW_HEIGHT = 28
 BAR_HEIGHT = 18
-COUNT_WIDTH = 150  # the per-topic counts to the right of the percentage
+EXERCISE_ROW = 46  # two lines per exercise: its full title, then status and attempts
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,13 @@ class ExerciseRow:
 
 def exercise_rows(rows: list[tuple[str, str, str, str, int]]) -> tuple[list[ExerciseRow], int]:
     """One row per exercise (slug, title, status, its label, attempts): the title in full on
-    the left, the status as a coloured cell, the attempts counted; and the chart's height."""
+    its own line (never clipped by the cell beside it, even on a phone), under it the status as
+    a coloured cell and the attempts counted; and the chart's height."""
     placed = [
-        ExerciseRow(slug, title, status, label, attempts, n * ROW_HEIGHT)
+        ExerciseRow(slug, title, status, label, attempts, n * EXERCISE_ROW)
         for n, (slug, title, status, label, attempts) in enumerate(rows)
     ]
-    return placed, max(len(placed), 1) * ROW_HEIGHT
+    return placed, max(len(placed), 1) * EXERCISE_ROW
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def mastery_chart(
         )
     return Chart(
         bars=bars,
-        width=LABEL_WIDTH + BAR_WIDTH + 50 + (COUNT_WIDTH if counts else 0),
+        width=LABEL_WIDTH + BAR_WIDTH + 50,
         height=max(len(bars), 1) * ROW_HEIGHT,
         label_width=LABEL_WIDTH,
         bar_width=BAR_WIDTH,
