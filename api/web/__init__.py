@@ -10,10 +10,10 @@ from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from api.web import account, admin, apidocs, exercises, help, interviews, progress, quiz
-from api.web.render import HERE, render
+from api.web.assets import STATIC, CompressedStatic
+from api.web.render import render
 from api.web.security import SecurityHeaders
 from api.web.session import (
     FormRejected,
@@ -53,7 +53,7 @@ def _operator_only(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     app.add_middleware(SecurityHeaders)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static", CompressedStatic(directory=STATIC), name="static")
     for module in (account, apidocs, exercises, help, interviews, quiz, progress, admin):
         app.include_router(module.router)
     app.add_exception_handler(SignInRequired, _sign_in_first)

@@ -37,6 +37,12 @@ def read_root(web: WebDep) -> RedirectResponse:
     return RedirectResponse(HOME if web.user is not None else "/app/signin", status_code=303)
 
 
+@router.get("/app")
+def read_app(web: WebDep) -> RedirectResponse:
+    """The app's own root: where a signed-in learner works, else where a stranger starts."""
+    return RedirectResponse(HOME if web.user is not None else "/app/signin", status_code=303)
+
+
 @router.get("/app/signin")
 def read_signin(request: Request, web: WebDep, next: str | None = None) -> Response:
     if web.user is not None:

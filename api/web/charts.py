@@ -11,6 +11,28 @@ LABEL_WIDTH = 150
 BAR_WIDTH = 300
 ROW_HEIGHT = 28
 BAR_HEIGHT = 18
+EXERCISE_ROW = 46  # two lines per exercise: its full title, then status and attempts
+
+
+@dataclass(frozen=True)
+class ExerciseRow:
+    slug: str
+    title: str
+    status: str  # not_started | attempted | solved
+    status_label: str
+    attempts: int
+    y: int
+
+
+def exercise_rows(rows: list[tuple[str, str, str, str, int]]) -> tuple[list[ExerciseRow], int]:
+    """One row per exercise (slug, title, status, its label, attempts): the title in full on
+    its own line (never clipped by the cell beside it, even on a phone), under it the status as
+    a coloured cell and the attempts counted; and the chart's height."""
+    placed = [
+        ExerciseRow(slug, title, status, label, attempts, n * EXERCISE_ROW)
+        for n, (slug, title, status, label, attempts) in enumerate(rows)
+    ]
+    return placed, max(len(placed), 1) * EXERCISE_ROW
 
 
 @dataclass(frozen=True)
@@ -21,6 +43,7 @@ class Bar:
     y: int
     width: float
     percent: int
+    counts: str = ""  # "3 / 12 items tried", in the page's language
 
 
 @dataclass(frozen=True)
@@ -33,7 +56,10 @@ class Chart:
     bar_height: int
 
 
-def mastery_chart(mastery: dict[str, float], labels: dict[str, str]) -> Chart:
+def mastery_chart(
+    mastery: dict[str, float], labels: dict[str, str], counts: dict[str, str] | None = None
+) -> Chart:
+    counts = counts or {}
     bars = []
     for row, (topic, level) in enumerate(mastery.items()):
         level = min(max(level, 0.0), 1.0)
@@ -45,6 +71,7 @@ def mastery_chart(mastery: dict[str, float], labels: dict[str, str]) -> Chart:
                 y=row * ROW_HEIGHT,
                 width=round(level * BAR_WIDTH, 1),
                 percent=round(level * 100),
+                counts=counts.get(topic, ""),
             )
         )
     return Chart(

@@ -15,7 +15,9 @@ from sqlmodel import Session
 from api import progress, submissions
 from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, RowId, SessionDep
+from api.followups import follow_ups_for
 from api.models import Submission, SubmissionCreate, User
+from api.questions import public_view
 from api.ratelimits import Limited
 from api.routes.submissions import create_submission
 from api.web.help import draft_code, help_view
@@ -28,6 +30,37 @@ router = APIRouter(include_in_schema=False)
 # How long a page waits for a queued submission (the API's 202) before showing it as pending.
 QUEUE_WAIT_SECONDS = 60.0
 _PENDING = ("queued", "grading")
+
+
+def next_exercise(
+    session: Session, ctx: AppContext, *, user_id: int, exercise: Exercise
+) -> Exercise | None:
+    """Where a pass leads: the next exercise in catalogue order the learner has not solved
+    (wrapping round), else simply the next one."""
+    slugs = list(ctx.catalog)
+    if exercise.slug not in slugs or len(slugs) < 2:
+        return None
+    at = slugs.index(exercise.slug)
+    following = slugs[at + 1 :] + slugs[:at]
+    mine = progress.exercise_progress(session, user_id=user_id, catalog=ctx.catalog)
+    unsolved = [s for s in following if mine.get(s, {}).get("status") != "solved"]
+    return ctx.catalog[(unsolved or following)[0]]
+
+
+def _loop_context(
+    session: Session, ctx: AppContext, user: User, exercise: Exercise, lang: Lang
+) -> dict[str, Any]:
+    """What the results pane offers after a pass: the next exercise and the follow-ups (each
+    with its question-bank item, so it can be answered in place)."""
+    assert user.id is not None
+    asked = []
+    for f in follow_ups_for(ctx.settings.content_dir, exercise.slug):
+        if f.question in ctx.questions:
+            asked.append((f, public_view(ctx.questions.get(f.question), lang)))
+    return {
+        "next_exercise": next_exercise(session, ctx, user_id=user.id, exercise=exercise),
+        "follow_ups": asked,
+    }
 
 
 def _exercise(ctx: AppContext, slug: str) -> Exercise:
@@ -77,6 +110,7 @@ def _exercise_page(
         help=help_view(session, request.app.state.ctx, user=user, exercise=exercise, lang=web.lang),
         help_problem=request.query_params.get("help"),
         draft_saved=request.query_params.get("saved") == "1",
+        **_loop_context(session, request.app.state.ctx, user, exercise, web.lang),
     )
 
 
@@ -184,6 +218,7 @@ def create_submission_page(
             problem=problem,
             verdict=verdict_view(submissions.public(latest), web.lang) if latest else None,
             history=[verdict_view(submissions.public(r), web.lang) for r in history[:20]],
+            **_loop_context(session, ctx, user, exercise, web.lang),
         )
         return _with_retry_after(partial, retry_after)
     if problem is not None:

@@ -8,7 +8,8 @@ size) are the API's, in one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -16,13 +17,14 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from api import drafts, hints, interview_records
+from api import drafts, hints, interview_records, submissions
 from api.catalog import Exercise
 from api.deps import AppContext, AppDep, SessionDep
 from api.models import DraftSave, User
 from api.routes.exercises import read_hint, reveal_solution, save_draft
 from api.web.i18n import Lang
-from api.web.session import CheckedFormDep, LearnerDep, PageNotFound
+from api.web.render import render
+from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebSession
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,6 +42,30 @@ class HelpView:
     solution_reason: str
     # The exercise is held by a running mock interview: no help until it ends.
     held_by: int | None
+    # The learner's last submission against the solution, line by line: (kind, text), kind one
+    # of "del" (theirs only), "add" (the solution's only), "ctx" (both), "gap" (lines skipped).
+    diff: list[tuple[str, str]] = field(default_factory=list)
+
+
+# Lines of unchanged context kept around each difference.
+DIFF_CONTEXT = 2
+
+
+def solution_diff(theirs: str, solution: str) -> list[tuple[str, str]]:
+    lines: list[tuple[str, str]] = []
+    a, b = theirs.splitlines(), solution.splitlines()
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(
+        DIFF_CONTEXT
+    ):
+        if lines:
+            lines.append(("gap", "…"))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines += [("ctx", line) for line in a[i1:i2]]
+                continue
+            lines += [("del", line) for line in a[i1:i2]]
+            lines += [("add", line) for line in b[j1:j2]]
+    return lines
 
 
 def help_view(
@@ -58,6 +84,11 @@ def help_view(
     code = None
     if seen.solution and held is None:
         code = hints.worked_solution(ctx.settings.solutions_dir, exercise)
+    diff: list[tuple[str, str]] = []
+    if code is not None:
+        history = submissions.list_for(session, user_id=user.id, exercise=exercise.slug)
+        if history and history[0].code:
+            diff = solution_diff(history[0].code, code)
     return HelpView(
         total=len(exercise.hints),
         shown=[] if held is not None else shown,
@@ -67,6 +98,7 @@ def help_view(
         solution_needs_reveal=access.needs_reveal,
         solution_reason=access.reason,
         held_by=held.id if held is not None else None,
+        diff=diff,
     )
 
 
@@ -91,12 +123,31 @@ def _back(exercise: Exercise, anchor: str, problem: str | None = None) -> Respon
     return RedirectResponse(f"/app/exercises/{exercise.slug}{query}#{anchor}", status_code=303)
 
 
+def _help_partial(
+    request: Request,
+    web: WebSession,
+    user: User,
+    session: Session,
+    ctx: AppContext,
+    exercise: Exercise,
+    problem: str | None,
+) -> Response:
+    """The hints panel alone, for the page's script to put in place of the old one."""
+    help = help_view(session, ctx, user=user, exercise=exercise, lang=web.lang)
+    return render(request, web, "_help.html", exercise=exercise, help=help, help_problem=problem)
+
+
+def _partial(request: Request) -> bool:
+    return request.headers.get("x-addnorm-partial") == "1"
+
+
 def _problem(exc: HTTPException) -> str:
     return {409: "held", 403: "locked", 404: "missing"}.get(exc.status_code, "failed")
 
 
 @router.post("/app/exercises/{slug}/hints")
 def create_hint_page(
+    request: Request,
     slug: str,
     web: CheckedFormDep,
     user: LearnerDep,
@@ -106,25 +157,36 @@ def create_hint_page(
 ) -> Response:
     """Reveal one more rung of the ladder (the form names the next one)."""
     exercise = _exercise(ctx, slug)
+    problem = None
     try:
         read_hint(rung, exercise, user, session, web.lang)
     except HTTPException as exc:
         # 404 is a rung beyond the ladder (a hand-made form): nothing to name but a failure.
-        return _back(exercise, "hints", "held" if exc.status_code == 409 else "failed")
-    return _back(exercise, f"hint-{rung}")
+        problem = "held" if exc.status_code == 409 else "failed"
+    if _partial(request):
+        return _help_partial(request, web, user, session, ctx, exercise, problem)
+    return _back(exercise, "hints", problem) if problem else _back(exercise, f"hint-{rung}")
 
 
 @router.post("/app/exercises/{slug}/solution")
 def create_solution_page(
-    slug: str, web: CheckedFormDep, user: LearnerDep, session: SessionDep, ctx: AppDep
+    request: Request,
+    slug: str,
+    web: CheckedFormDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
 ) -> Response:
     """The explicit request for the worked solution (refused unless the API allows it)."""
     exercise = _exercise(ctx, slug)
+    problem = None
     try:
         reveal_solution(ctx, exercise, user, session, web.lang)
     except HTTPException as exc:
-        return _back(exercise, "hints", _problem(exc))
-    return _back(exercise, "solution")
+        problem = _problem(exc)
+    if _partial(request):
+        return _help_partial(request, web, user, session, ctx, exercise, problem)
+    return _back(exercise, "hints", problem) if problem else _back(exercise, "solution")
 
 
 @router.post("/app/exercises/{slug}/draft")

@@ -22,6 +22,29 @@ UI: dict[str, tuple[str, str]] = {
     "switch_to": ("中文", "English"),
     "skip": ("Skip to content", "跳到正文"),
     # account
+    "landing_lead": (
+        "Practice for deep-learning interviews: write the Transformer's building blocks "
+        "yourself and have them graded against PyTorch.",
+        "为深度学习面试做准备：亲手实现 Transformer 的基础模块，并与 PyTorch 的结果逐项比对评测。",
+    ),
+    "landing_write": (
+        "Write LayerNorm, RMSNorm, SwiGLU, residual blocks and activations in the browser, "
+        "the terminal or a notebook.",
+        "在浏览器、终端或 notebook 中实现 LayerNorm、RMSNorm、SwiGLU、残差块和激活函数。",
+    ),
+    "landing_verdict": (
+        "Each submission runs in a sandbox; the verdict names the mistake, the input and the "
+        "worst element.",
+        "每次提交都在沙箱中运行；评测结果会指出错误类型、出错的输入和误差最大的元素。",
+    ),
+    "landing_questions": (
+        "Conceptual questions in English and Chinese, spaced review, and timed mock interviews.",
+        "中英双语的概念题、间隔复习，以及限时模拟面试。",
+    ),
+    "landing_own": (
+        "Self-hosted: your code and progress stay on this server. Create a learner to start.",
+        "自托管：你的代码和进度只保存在这台服务器上。创建一个学习者即可开始。",
+    ),
     "signin_title": ("Sign in", "登录"),
     "signup_title": ("Create a learner", "创建学习者"),
     "name": ("Your name", "你的名字"),
@@ -73,7 +96,7 @@ UI: dict[str, tuple[str, str]] = {
     "col_target": ("Checked", "检查"),
     "col_result": ("Result", "结果"),
     "col_shape": ("Shape", "形状"),
-    "col_dtype": ("dtype", "dtype"),
+    "col_dtype": ("dtype", "数据类型"),
     "col_error": ("Max error", "最大误差"),
     "col_allowed": ("Tolerance", "容差"),
     "col_worst": ("Worst index", "最差位置"),
@@ -217,7 +240,37 @@ UI: dict[str, tuple[str, str]] = {
     "summary_crashed": ("Your code crashed the grader's child.", "你的代码导致评测子进程崩溃。"),
     "summary_rejected": ("Your code was rejected before running.", "你的代码在运行前被拒绝。"),
     "summary_not_graded": ("Grading did not finish.", "评测没有完成。"),
-    "details_en": ("Details", "详细信息（英文）"),
+    "details": ("The grader's full message", "评测器的完整说明"),
+    "tab_prompt": ("Prompt", "题目"),
+    "tab_code": ("Code", "代码"),
+    "tab_result": ("Result", "结果"),
+    "first_failure": ("First failing check", "第一个未通过的检查"),
+    "shape_dtype": ("Shape · dtype", "形状 · 数据类型"),
+    "error_vs_allowed": ("Error / allowed", "误差 / 允许误差"),
+    "any_error": ("any", "不限"),
+    "line_col": ("line {line}, column {column}", "第 {line} 行第 {column} 列"),
+    "line_only": ("line {line}", "第 {line} 行"),
+    "all_checks": (
+        "All {n} checks, by case ({cases} cases)",
+        "全部 {n} 项检查，按用例分组（{cases} 个用例）",
+    ),
+    "n_passed": ("{n} passed", "{n} 项通过"),
+    "n_failed": ("{n} failed", "{n} 项未通过"),
+    "next_exercise": ("Next exercise: {title}", "下一题：{title}"),
+    "see_solution": ("Compare with the worked solution", "对照参考解答"),
+    "follow_ups": ("What an interviewer asks next", "面试官接下来会问"),
+    "follow_ups_help": (
+        "Open a question to answer it here; your answer goes into your review schedule.",
+        "展开问题即可在这里作答，答案会计入你的复习计划。",
+    ),
+    "solution_diff": ("Your code against the worked solution", "你的代码与参考解答的差异"),
+    "diff_legend": (
+        "Lines starting with − are yours only, + the solution's only.",
+        "以 − 开头的行只在你的代码里，以 + 开头的行只在参考解答里。",
+    ),
+    "copy": ("Copy", "复制"),
+    "copied": ("Copied", "已复制"),
+    "copy_failed": ("Copy failed: select the token and copy it", "复制失败，请手动选中令牌复制"),
     # quiz
     "quiz_title": ("Quiz", "概念题"),
     "filter": ("Filter", "筛选"),
@@ -257,6 +310,16 @@ UI: dict[str, tuple[str, str]] = {
     "mastery": ("Mastery per topic", "各主题掌握度"),
     "exercise_status": ("Exercises", "编程题状态"),
     "streak": ("Streak", "连续学习"),
+    "topic_counts": ("{tried} of {total} items tried", "{total} 项中已练 {tried} 项"),
+    "mastery_help": (
+        "Per topic: questions answered right and exercises passed, an exercise weighing three "
+        "questions.",
+        "按主题统计：答对的概念题和通过的编程题，一道编程题计三道概念题的分量。",
+    ),
+    "solved_count": (
+        "{solved} of {total} exercises solved",
+        "{total} 道编程题中已解决 {solved} 道",
+    ),
     "days": ("day(s)", "天"),
     "recent": ("Recent activity", "最近活动"),
     "no_activity": ("No activity yet.", "还没有活动。"),

@@ -13,8 +13,8 @@ from api import progress as exercise_progress
 from api.deps import AppDep, SessionDep
 from api.models import QuestionAnswer, Submission
 from api.routes.downloads import learner_export
-from api.web.charts import Activity, mastery_chart, streak
-from api.web.i18n import topic_name
+from api.web.charts import Activity, exercise_rows, mastery_chart, streak
+from api.web.i18n import text, topic_name
 from api.web.render import render
 from api.web.session import LearnerDep, WebDep
 
@@ -37,8 +37,24 @@ def read_progress_page(
     chart = mastery_chart(
         {t: m.mastery for t, m in topics.items()},
         {t: topic_name(t, web.lang) for t in topics},
+        {
+            t: text("topic_counts", web.lang).format(tried=m.attempted, total=m.total)
+            for t, m in topics.items()
+        },
     )
     exercises = exercise_progress.exercise_progress(session, user_id=user.id, catalog=ctx.catalog)
+    rows, rows_height = exercise_rows(
+        [
+            (
+                slug,
+                e.title(web.lang),
+                exercises[slug]["status"],
+                text("status_" + exercises[slug]["status"], web.lang),
+                int(exercises[slug]["attempts"]),
+            )
+            for slug, e in ctx.catalog.items()
+        ]
+    )
     answers = session.exec(
         select(QuestionAnswer)
         .where(QuestionAnswer.user_id == user.id)
@@ -85,6 +101,9 @@ def read_progress_page(
         topics=topics,
         exercises=exercises,
         catalog=ctx.catalog,
+        rows=rows,
+        rows_height=rows_height,
+        solved=sum(1 for r in rows if r.status == "solved"),
         streak=streak(days, now.date()),
         recent=recent,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -12,9 +14,11 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from api.web.assets import asset_url
 from api.web.i18n import text, topic_name
 from api.web.security import LONG_LIVED, VISITOR_COOKIE, content_security_policy, new_nonce
 from api.web.session import WebSession
+from api.web.verdicts import error_figure, tolerance_figure
 
 HERE = Path(__file__).resolve().parent
 
@@ -23,8 +27,52 @@ HERE = Path(__file__).resolve().parent
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
+# Formulas in $...$ (inline) and $$...$$ (display): KaTeX renders them in the browser. Markdown
+# would read their underscores, stars and backslashes as its own syntax, so each formula is set
+# aside before rendering and put back, escaped and still delimited (readable TeX without
+# script). Code (fenced blocks and backtick spans) is left alone: a dollar there is code.
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_MATH_OR_CODE = re.compile(r"(`+)(?:.+?)\1|\$\$(?:.+?)\$\$|\$(?:[^$\n]+?)\$", re.S)
+_HOLD = "\u2063MATH{}\u2063"  # an invisible separator markdown has no rule for
+
+
+def _set_math_aside(source: str) -> tuple[str, list[str]]:
+    held: list[str] = []
+    out: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        def keep(m: re.Match[str]) -> str:
+            if m.group(1):  # a code span: as written
+                return m.group(0)
+            held.append(m.group(0))
+            return _HOLD.format(len(held) - 1)
+
+        out.append(_MATH_OR_CODE.sub(keep, "".join(prose)))
+        prose.clear()
+
+    fence: str | None = None
+    for line in source.splitlines(keepends=True):
+        opened = _FENCE.match(line)
+        if fence is None and opened:
+            flush()
+            fence = opened.group(1)
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence):
+                fence = None
+        else:
+            prose.append(line)
+    flush()
+    return "".join(out), held
+
+
 def markdown(source: str) -> Markup:
+    source, held = _set_math_aside(source)
     html = _markdown.render(source)  # markdown-it escapes text; raw HTML is off
+    for n, formula in enumerate(held):
+        html = html.replace(_HOLD.format(n), html_lib.escape(formula, quote=False))
     # Code blocks and tables scroll sideways on a phone: a scrolling region must be reachable
     # by keyboard (WCAG 2.1.1), so each is focusable.
     html = html.replace("<pre>", '<pre tabindex="0">')
@@ -49,6 +97,9 @@ def environment() -> Environment:
     )
     env.filters["markdown"] = markdown
     env.filters["number"] = _number
+    env.filters["error_figure"] = error_figure
+    env.filters["tolerance_figure"] = tolerance_figure
+    env.globals["asset"] = asset_url
     return env
 
 

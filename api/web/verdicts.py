@@ -7,6 +7,8 @@ and keeps the grader's own message as the detail beneath.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +16,50 @@ from api.verdict_i18n import render
 from api.web.i18n import Lang, text
 
 STATUSES = ("passed", "failed", "error", "timeout", "crashed", "rejected")
+
+# The grader's English message names the case it quotes (the one that shows the diagnosed
+# mistake best): "... First: 'case name' (...)". The card leads with that case's failing check.
+_FIRST_CASE = re.compile(r"First: '([^']{1,200})'")
+# A tolerance this large admits any value: the grader's way of saying "not compared".
+_UNBOUNDED = 1e300
+
+
+def error_figure(value: object, message: str = "") -> str:
+    """An error as a learner reads it: NaN and inf said as such (JSON carries them as null, the
+    check's message names them), never a dash that could mean zero."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        if "nan" in message.lower():
+            return "NaN"
+        if "inf" in message.lower():
+            return "inf"
+        return "–"
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.3g}"
+
+
+def tolerance_figure(value: object, any_word: str) -> str:
+    """The allowed error; ``any_word`` ("any") where the tolerance bounds nothing."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "–"
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value) or abs(value) >= _UNBOUNDED:
+        return any_word
+    return f"{value:.3g}"
+
+
+@dataclass
+class CaseGroup:
+    """The checks of one case, for the folded table: counts first, rows on demand."""
+
+    case: str
+    description: str
+    checks: list[dict[str, Any]]
+    passed: int
+    failed: int
 
 
 @dataclass
@@ -31,11 +77,45 @@ class VerdictView:
     stdout: str = ""
     stderr: str = ""
     created_at: str | None = None
+    first_failure: dict[str, Any] | None = None
+    cases: list[CaseGroup] = field(default_factory=list)
+
+
+def _first_failure(checks: list[dict[str, Any]], english_message: str) -> dict[str, Any] | None:
+    failing = [c for c in checks if isinstance(c, dict) and not c.get("passed")]
+    if not failing:
+        return None
+    quoted = _FIRST_CASE.search(english_message)
+    if quoted is not None:
+        named = [c for c in failing if c.get("case") == quoted.group(1)]
+        if named:
+            return named[0]
+    return failing[0]
+
+
+def _case_groups(checks: list[dict[str, Any]]) -> list[CaseGroup]:
+    groups: dict[str, CaseGroup] = {}
+    for c in checks:
+        if not isinstance(c, dict):
+            continue
+        name = str(c.get("case") or "")
+        group = groups.get(name)
+        if group is None:
+            group = groups[name] = CaseGroup(name, str(c.get("description") or ""), [], 0, 0)
+        group.checks.append(c)
+        if c.get("passed"):
+            group.passed += 1
+        else:
+            group.failed += 1
+    # Failing cases first: the table is read for what went wrong.
+    return sorted(groups.values(), key=lambda g: g.failed == 0)
 
 
 def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
     """From ``api.submissions.public(row)``, the JSON the API answers."""
+    english_message = str(public.get("message") or "")
     public = render(public, lang)  # message, checks and diagnosis in the page's language
+    checks = [c for c in public.get("checks") or [] if isinstance(c, dict)]
     status = public.get("verdict") if public.get("state") == "done" else None
     status = status if status in STATUSES else "not_graded"
     total, passed = int(public.get("cases_total") or 0), int(public.get("cases_passed") or 0)
@@ -48,7 +128,7 @@ def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
         label=text(f"verdict_{status}", lang),
         summary=summary,
         message=str(public.get("message") or ""),
-        checks=list(public.get("checks") or []),
+        checks=checks,
         diagnosis_name=diagnosis["name"] if diagnosis else None,
         diagnosis_title=(diagnosis["title_zh"] if zh else diagnosis["title"])
         if diagnosis
@@ -60,4 +140,6 @@ def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
         stdout=str(public.get("stdout") or ""),
         stderr=str(public.get("stderr") or ""),
         created_at=public.get("created_at"),
+        first_failure=_first_failure(checks, english_message),
+        cases=_case_groups(checks),
     )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import subprocess
@@ -43,6 +44,24 @@ def test_committed_bundle_matches_a_fresh_build(tmp_path: Path) -> None:
     assert sorted(built) == sorted(committed)
     stale = [name for name in built if built[name] != committed[name]]
     assert not stale, f"rebuild with `npm --prefix web run build` and commit: {stale}"
-    # Sanity: the bundle holds what the pages rely on.
-    script = committed["addnorm.js"].decode()
+    # Sanity: the bundle holds what the pages rely on, under the names the manifest gives.
+    manifest = json.loads(committed["manifest.json"])
+    assert sorted(manifest) == ["addnorm-css.css", "addnorm.js"]
+    script = committed[manifest["addnorm.js"]].decode()
     assert "cm-editor" in script and "katex" in script.lower()
+    # Each script and style sheet has its compressed twins, and they hold the same bytes.
+    for name in (n for n in committed if n.endswith((".js", ".css"))):
+        assert gzip.decompress(committed[f"{name}.gz"]) == committed[name], name
+        unbrotli = subprocess.run(
+            [
+                node,
+                "-e",
+                "process.stdout.write(require('zlib').brotliDecompressSync("
+                "require('fs').readFileSync(process.argv[1])))",
+                str(COMMITTED / f"{name}.br"),
+            ],
+            capture_output=True,
+            check=True,
+            timeout=60,
+        )
+        assert unbrotli.stdout == committed[name], name

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_learner_flow import VIEWPORTS, Visit, type_code
+from tests.browser.test_learner_flow import VIEWPORTS, Visit, show_pane, type_code
 from tests.browser.watch import Watch
 from tests.support import REPO, Server
 
@@ -96,9 +96,13 @@ def test_hints_one_at_a_time_and_the_solution_once_earned(
         expect(page.get_by_test_id("solution-reason")).to_contain_text("?reveal=1")
         reveal = page.get_by_test_id("solution-button")
         expect(reveal).to_have_text("Reveal the solution anyway")
+        # It opens in place (no page load), highlighted and read-only.
+        page.evaluate("window.__samePage = true")
         reveal.click()
-        expect(page).to_have_url(re.compile(r"/app/exercises/layer_norm#solution$"))
         solution = page.get_by_test_id("solution")
+        expect(solution).to_be_visible()
+        assert page.evaluate("window.__samePage === true"), "the solution reloaded the page"
+        expect(solution.locator(".tok-keyword").first).to_be_visible()
         expect(solution).to_contain_text("class LayerNorm(nn.Module)")
         assert solution.inner_text().strip() == WORKED.strip()
         visit.check("solution")
@@ -163,6 +167,7 @@ def test_a_mock_interview_from_start_to_report(
         assert slug, "the coding item names its exercise"
         # Outside the interview, its exercise offers no help while it runs.
         page.goto(server.url + f"/app/exercises/{slug}")
+        show_pane(page, "prompt")
         expect(page.get_by_test_id("help-held")).to_be_visible()
         expect(page.get_by_test_id("hint-button")).to_have_count(0)
         page.go_back()
