@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     # Shortest mock interview a learner may ask for, in minutes. Tests lower it to make the
     # clock run out in seconds; a real interview of a few minutes would be pointless.
     interview_min_minutes: float = Field(default=10.0, gt=0, le=180)
+    # Submissions a mock interview takes per coding item (ADDNORM_INTERVIEW_MAX_ATTEMPTS); a
+    # learner may ask for fewer or more (up to 10) when starting one.
+    interview_max_attempts: int = Field(default=3, ge=1, le=10)
 
     # Fairness: per learner.
     max_concurrent_gradings: int = Field(default=2, ge=1)
