@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from api import interview_rubric as rubric
+from api.interview_rubric import Dimension, Recommendation
 from api import interviews, plaintext, practice, review, submissions
 from api.catalog import Exercise, Lang
 from api.followups import follow_ups_for
@@ -209,7 +210,7 @@ class Score(BaseModel):
 
 
 class RubricScore(BaseModel):
-    dimension: rubric.Dimension
+    dimension: Dimension
     name: str
     score: int | None  # 0..4; None when this interview held nothing to judge it by
     max_score: int = rubric.MAX_SCORE
@@ -221,7 +222,7 @@ class TrendPoint(BaseModel):
     started_at: datetime
     preset: str
     score: float  # the rubric's mean, 0..4
-    recommendation: rubric.Recommendation
+    recommendation: Recommendation
 
 
 class SelfRatingPublic(BaseModel):
@@ -243,7 +244,7 @@ class InterviewReport(BaseModel):
     review: list[ReviewAdvice]
     weakest_topics: list[Topic]
     rubric: list[RubricScore]
-    recommendation: rubric.Recommendation
+    recommendation: Recommendation
     recommendation_name: str
     reasons: list[str]
     # None until the learner rates their explanation (POST /interviews/{id}/self-rating).
