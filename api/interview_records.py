@@ -28,10 +28,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from api import interview_rubric as rubric
-from api.interview_rubric import Dimension, Recommendation
 from api import interviews, plaintext, practice, review, submissions
 from api.catalog import Exercise, Lang
 from api.followups import follow_ups_for
+from api.interview_rubric import Dimension, Recommendation
 from api.interviews import PRESETS, InterviewState, ItemResult
 from api.models import Interview, InterviewAttempt, InterviewEvent, QuestionAnswer, Submission
 from api.practice import NextReviewPublic
