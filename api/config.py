@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     # Shortest mock interview a learner may ask for, in minutes. Tests lower it to make the
     # clock run out in seconds; a real interview of a few minutes would be pointless.
     interview_min_minutes: float = Field(default=10.0, gt=0, le=180)
+    # Submissions a mock interview takes per coding item (ADDNORM_INTERVIEW_MAX_ATTEMPTS); a
+    # learner may ask for fewer or more (up to 10) when starting one.
+    interview_max_attempts: int = Field(default=3, ge=1, le=10)
 
     # Who may create a learner over POST /users: anyone (open), holders of an operator's invite
     # code (invite), or nobody but an operator (closed: POST /admin/learners). See

@@ -14,10 +14,12 @@ it always does; the interview only withholds the verdict's details in its own re
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -25,10 +27,13 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from api import interviews, practice, review, submissions
+from api import interview_rubric as rubric
+from api import interviews, plaintext, practice, review, submissions
 from api.catalog import Exercise, Lang
-from api.interviews import InterviewState, ItemResult
-from api.models import Interview, InterviewAttempt, QuestionAnswer, Submission
+from api.followups import follow_ups_for
+from api.interview_rubric import Dimension, Recommendation
+from api.interviews import PRESETS, InterviewState, ItemResult
+from api.models import Interview, InterviewAttempt, InterviewEvent, QuestionAnswer, Submission
 from api.practice import NextReviewPublic
 from api.questions import (
     AnswerResult,
@@ -93,6 +98,37 @@ class NothingToAsk(InterviewError):
     pass
 
 
+class AttemptLimit(InterviewError):
+    def __init__(self, position: int, limit: int) -> None:
+        super().__init__(
+            f"Item {position} has had its {limit} submissions; the interview takes no more for it"
+        )
+
+
+class UnansweredItems(InterviewError):
+    """Finishing would leave items unanswered: the learner confirms first."""
+
+    def __init__(self, row: Interview, positions: list[int]) -> None:
+        self.positions = positions
+        listed = ", ".join(str(p) for p in positions)
+        super().__init__(
+            f"Items {listed} are not answered yet; to end the interview anyway, send "
+            f"POST /interviews/{row.id}/finish?confirm=true (they are reported as unanswered)"
+        )
+
+
+class NotEnded(InterviewError):
+    def __init__(self, row: Interview) -> None:
+        super().__init__(
+            f"Interview {row.id} is still running: the rubric and the self-rating come at the end"
+        )
+
+
+class NothingToRate(InterviewError):
+    def __init__(self, row: Interview) -> None:
+        super().__init__(f"Interview {row.id} has no explain item to rate")
+
+
 class ItemRetired(InterviewError):
     def __init__(self, it: Item) -> None:
         super().__init__(f"Item {it.position} ({it.item_id}) is no longer served")
@@ -101,28 +137,49 @@ class ItemRetired(InterviewError):
 # --------------------------------------------------------------------------- public schemas
 
 
+ItemKind = Literal["question", "exercise", "follow_up", "explain"]
+
+
 class ItemPublic(BaseModel):
     position: int
-    kind: Literal["question", "exercise"]
+    kind: ItemKind
     id: str
     topics: list[Topic]
-    # Exercises: the title (GET /exercises/{id} has the prompt and starter). Questions: the
-    # question as GET /questions/{id} shows it.
+    difficulty: int
+    # Exercises and explain items: the title, and (exercises) the prompt and the starter, since
+    # practice routes such as GET /exercises/{slug} wait while the interview runs. Questions and
+    # follow-ups: the question as GET /questions/{id} shows it (no key).
     title: str | None = None
+    prompt: str | None = None
+    starter: str | None = None
     question: PublicQuestion | None = None
-    # open, answered (a question), submitted (an exercise, at least once)
+    # follow_up: the interviewer's words, and the position of the exercise it follows.
+    ask: str | None = None
+    follows: int | None = None
+    # open, answered (a question, follow-up or explanation), submitted (an exercise, at least once)
     status: Literal["open", "answered", "submitted"]
     attempts: int
+    max_attempts: int | None = None
+    budget_seconds: float
+    time_spent_seconds: float
 
 
 class ItemReport(BaseModel):
     position: int
-    kind: Literal["question", "exercise"]
+    kind: ItemKind
     id: str
     topics: list[Topic]
     result: ItemResult
     time_spent_seconds: float
+    budget_seconds: float
+    over_budget: bool
     attempts: int
+    max_attempts: int | None = None
+    ask: str | None = None
+    # Explain items: what the learner wrote, the model answer point by point and the rubric's
+    # point names, in the report's language.
+    explanation: str | None = None
+    model_answer: dict[str, str] | None = None
     # Questions: the answer given and the key, explanation and source now revealed.
     answer: Any = None
     check: AnswerResult | None = None
@@ -140,7 +197,7 @@ class TopicChange(BaseModel):
 
 class ReviewAdvice(BaseModel):
     position: int
-    kind: Literal["question", "exercise"]
+    kind: ItemKind
     id: str
     topics: list[Topic]
     reason: str
@@ -152,7 +209,30 @@ class Score(BaseModel):
     total: int
 
 
+class RubricScore(BaseModel):
+    dimension: Dimension
+    name: str
+    score: int | None  # 0..4; None when this interview held nothing to judge it by
+    max_score: int = rubric.MAX_SCORE
+    evidence: list[str]
+
+
+class TrendPoint(BaseModel):
+    id: int
+    started_at: datetime
+    preset: str
+    score: float  # the rubric's mean, 0..4
+    recommendation: Recommendation
+
+
+class SelfRatingPublic(BaseModel):
+    points: dict[str, int]
+    names: dict[str, str]
+    max_per_point: int = rubric.SELF_MAX
+
+
 class InterviewReport(BaseModel):
+    lang: Lang
     ended_by: Literal["learner", "time"]
     time_used_seconds: float
     # Time after the last answer or submission: thinking that led nowhere, or time left over.
@@ -163,12 +243,23 @@ class InterviewReport(BaseModel):
     # What went wrong or was not reached, weakest topic first.
     review: list[ReviewAdvice]
     weakest_topics: list[Topic]
+    rubric: list[RubricScore]
+    recommendation: Recommendation
+    recommendation_name: str
+    reasons: list[str]
+    # None until the learner rates their explanation (POST /interviews/{id}/self-rating).
+    self_rating: SelfRatingPublic | None = None
+    unanswered: list[int]
+    # The learner's ended interviews, oldest first, this one included.
+    trend: list[TrendPoint] = []
 
 
 class InterviewPublic(BaseModel):
     id: int
     state: InterviewState
     lang: Lang
+    preset: str
+    max_attempts: int
     minutes: float
     topics: list[Topic]
     focus_topics: list[Topic]
@@ -184,6 +275,7 @@ class InterviewPublic(BaseModel):
 class InterviewSummary(BaseModel):
     id: int
     state: InterviewState
+    preset: str
     minutes: float
     started_at: datetime
     deadline: datetime
@@ -199,8 +291,20 @@ class AnswerRecorded(BaseModel):
 
 class SubmissionRecorded(BaseModel):
     position: int
-    # passed / not_passed, or pending while a queued submission waits for its verdict.
-    result: Literal["passed", "not_passed", "pending"]
+    # Only "received" while the interview runs: passed or not is the report's to tell, or a
+    # learner would resubmit until it passes.
+    result: Literal["received"] = "received"
+    submission_id: int
+    attempts: int
+    attempts_left: int
+    remaining_seconds: float
+
+
+class ItemClock(BaseModel):
+    position: int
+    event: Literal["open", "leave"]
+    budget_seconds: float
+    time_spent_seconds: float
     remaining_seconds: float
 
 
@@ -215,13 +319,46 @@ def _aware(moment: datetime) -> datetime:
 @dataclass(frozen=True)
 class Item:
     position: int
-    kind: Literal["question", "exercise"]
+    kind: ItemKind
     item_id: str
     topics: list[Topic]
+    budget_seconds: float = 0.0
+    difficulty: int = 2
+    of: str | None = None  # follow_up: the slug of the exercise it follows
+    ask: str | None = None
+    ask_zh: str | None = None
+
+    @property
+    def answered_by_text(self) -> bool:
+        return self.kind == "explain"
+
+    @property
+    def checked(self) -> bool:
+        return self.kind in ("question", "follow_up")
+
+
+def _old_budget(kind: str) -> float:
+    # Interviews from before budgets were stored: the per-kind minutes they were planned with.
+    return 60.0 * (
+        interviews.MINUTES_PER_EXERCISE if kind == "exercise" else interviews.MINUTES_PER_QUESTION
+    )
 
 
 def _items(row: Interview) -> list[Item]:
-    return [Item(i["position"], i["kind"], i["id"], list(i["topics"])) for i in row.items]
+    return [
+        Item(
+            i["position"],
+            i["kind"],
+            i["id"],
+            list(i["topics"]),
+            float(i.get("budget_seconds") or _old_budget(i["kind"])),
+            int(i.get("difficulty", 2)),
+            i.get("of"),
+            i.get("ask"),
+            i.get("ask_zh"),
+        )
+        for i in row.items
+    ]
 
 
 def item(row: Interview, position: int) -> Item:
@@ -295,6 +432,19 @@ def list_for(session: Session, *, user_id: int) -> list[Interview]:
     )
 
 
+_DIFFICULTY = {"easy": 1, "medium": 2, "hard": 3}
+
+
+def _round_catalogue(bank: QuestionBank, catalog: dict[str, Exercise]) -> list[review.ItemRef]:
+    """The practice catalogue with each exercise's difficulty from its meta (for the ramp)."""
+    return [
+        dataclasses.replace(i, difficulty=_DIFFICULTY[catalog[i.item_id].meta.difficulty])
+        if i.kind == "exercise"
+        else i
+        for i in practice.practice_catalogue(bank, catalog)
+    ]
+
+
 def start(
     session: Session,
     *,
@@ -306,6 +456,9 @@ def start(
     lang: Lang,
     now: datetime,
     rng: random.Random,
+    preset: str = interviews.DEFAULT_PRESET,
+    max_attempts: int = 3,
+    content_dir: Path | None = None,
 ) -> Interview:
     """Compose and store a new interview; one may run at a time per learner."""
     settle_expired(session, user_id=user_id, bank=bank, catalog=catalog, now=now)
@@ -317,30 +470,54 @@ def start(
     if running is not None:
         raise InterviewRunning(running)
     mastery = _mastery_levels(session, user_id, bank, catalog)
-    plan = interviews.compose_interview(
-        catalogue=practice.practice_catalogue(bank, catalog),
+    follow_ups = (
+        {
+            slug: [(f.question, f.ask, f.ask_zh) for f in follow_ups_for(content_dir, slug)]
+            for slug in catalog
+        }
+        if content_dir is not None
+        else {}
+    )
+    planned, focus = interviews.compose_round(
+        preset=PRESETS[preset],
+        catalogue=_round_catalogue(bank, catalog),
         mastery=mastery,  # type: ignore[arg-type]  # keys are the topics practice.mastery gave
         known_right=_known_right(session, user_id),
         minutes=minutes,
         rng=rng,
+        follow_ups=follow_ups,
         topics=topics,
     )
-    if not plan.items:
+    if not planned:
         raise NothingToAsk("No questions or exercises cover these topics")
+    items: list[dict[str, Any]] = []
+    for n, p in enumerate(planned, start=1):
+        entry: dict[str, Any] = {
+            "position": n,
+            "kind": p.kind,
+            "id": p.item_id,
+            "topics": list(p.topics),
+            "difficulty": p.difficulty,
+            "budget_seconds": p.budget_seconds,
+        }
+        if p.of is not None:
+            entry["of"] = p.of
+        if p.ask is not None:
+            entry["ask"], entry["ask_zh"] = p.ask
+        items.append(entry)
     row = Interview(
         user_id=user_id,
         lang=lang,
         minutes=minutes,
         topics=list(topics or []),
-        items=[
-            {"position": n, "kind": i.kind, "id": i.item_id, "topics": list(i.topics)}
-            for n, i in enumerate(plan.items, start=1)
-        ],
-        focus_topics=list(plan.focus_topics),
+        items=items,
+        focus_topics=list(focus),
         mastery_before=mastery,
         state=InterviewState.running,
         started_at=now,
         deadline=now + timedelta(minutes=minutes),
+        preset=preset,
+        max_attempts=max_attempts,
     )
     session.add(row)
     try:
@@ -442,12 +619,24 @@ def finish(
     bank: QuestionBank,
     catalog: dict[str, Exercise],
     now: datetime,
+    confirm: bool = True,
 ) -> Interview:
-    """The learner ends the interview now; finishing an ended one changes nothing."""
+    """The learner ends the interview now; finishing an ended one changes nothing. Without
+    ``confirm``, items still unanswered refuse it (UnansweredItems), so a stray click does not
+    end an interview half done."""
     settle(session, row, bank=bank, catalog=catalog, now=now)
     if row.state == InterviewState.running:
+        if not confirm:
+            left = unanswered(session, row)
+            if left:
+                raise UnansweredItems(row, left)
         _end(session, row, InterviewState.finished, now, bank, catalog, now)
     return row
+
+
+def unanswered(session: Session, row: Interview) -> list[int]:
+    done = {a.position for a in _attempts(session, row)}
+    return [it.position for it in _items(row) if it.position not in done]
 
 
 def _end(
@@ -475,7 +664,7 @@ def _end(
     # cannot be reviewed before its last review, and the learner may have met it since).
     seen: set[int] = set()
     for attempt in _attempts(session, row):
-        if attempt.kind != "question" or attempt.position in seen:
+        if attempt.kind not in ("question", "follow_up") or attempt.position in seen:
             continue
         seen.add(attempt.position)
         result = _recheck(bank, attempt.item_id, attempt.answer, "en")
@@ -513,14 +702,30 @@ def _recheck(bank: QuestionBank, question_id: str, held: object, lang: Lang) -> 
 # --------------------------------------------------------------------------- answering
 
 
-def _require_running(row: Interview, it: Item, kind: str) -> None:
+_ROUTE = {
+    "question": "answers",
+    "follow_up": "answers",
+    "explain": "answers",
+    "exercise": "submissions",
+}
+_KIND_NAME = {
+    "question": "question",
+    "follow_up": "follow-up question",
+    "explain": "explanation",
+    "exercise": "coding exercise",
+}
+
+# An explanation is a few sentences; a bound keeps a pasted essay (or a megabyte) out.
+MAX_EXPLANATION_CHARS = 4000
+
+
+def _require_running(row: Interview, it: Item, kinds: tuple[str, ...]) -> None:
     if row.state != InterviewState.running:
         raise InterviewOver(row)
-    if it.kind != kind:
-        where = "answers" if it.kind == "question" else "submissions"
+    if it.kind not in kinds:
         raise WrongItemKind(
-            f"Item {it.position} is a {'question' if it.kind == 'question' else 'coding exercise'}"
-            f": send it to POST /interviews/{row.id}/items/{it.position}/{where}"
+            f"Item {it.position} is a {_KIND_NAME[it.kind]}: send it to "
+            f"POST /interviews/{row.id}/items/{it.position}/{_ROUTE[it.kind]}"
         )
 
 
@@ -533,24 +738,45 @@ def answer(
     bank: QuestionBank,
     now: datetime,
 ) -> InterviewAttempt:
-    """Check and hold a question's answer (raises AnswerShapeError for a malformed one)."""
+    """Check and hold a question's or follow-up's answer (raises AnswerShapeError for a
+    malformed one), or hold an explain item's text."""
     assert row.id is not None
     it = item(row, position)
-    _require_running(row, it, "question")
-    if it.item_id not in bank:
-        raise ItemRetired(it)
+    _require_running(row, it, ("question", "follow_up", "explain"))
     if any(a.position == position for a in _attempts(session, row)):
         raise AlreadyAnswered(position)
-    result = check_answer(bank.get(it.item_id), raw_answer, "en")
-    attempt = InterviewAttempt(
-        interview_id=row.id,
-        position=position,
-        kind="question",
-        item_id=it.item_id,
-        at=now,
-        answer=result.answer,
-        correct=result.correct,
-    )
+    if it.kind == "explain":
+        text = plaintext.sanitised(raw_answer) if isinstance(raw_answer, str) else ""
+        # PostgreSQL's JSON takes no NUL; nothing an explanation needs.
+        text = text.replace("\x00", "").strip()
+        if not text:
+            raise WrongItemKind(f"Item {position} wants a few sentences of text as its answer")
+        if len(text) > MAX_EXPLANATION_CHARS:
+            raise WrongItemKind(
+                f"An explanation is at most {MAX_EXPLANATION_CHARS} characters (this one: "
+                f"{len(text)})"
+            )
+        attempt = InterviewAttempt(
+            interview_id=row.id,
+            position=position,
+            kind="explain",
+            item_id=it.item_id,
+            at=now,
+            answer=text,
+        )
+    else:
+        if it.item_id not in bank:
+            raise ItemRetired(it)
+        result = check_answer(bank.get(it.item_id), raw_answer, "en")
+        attempt = InterviewAttempt(
+            interview_id=row.id,
+            position=position,
+            kind=it.kind,
+            item_id=it.item_id,
+            at=now,
+            answer=result.answer,
+            correct=result.correct,
+        )
     # End the read transaction: the insert starts a writing one of its own.
     session.commit()
     session.add(attempt)
@@ -558,18 +784,25 @@ def answer(
     return attempt
 
 
-def submittable(row: Interview, position: int, catalog: dict[str, Exercise]) -> Exercise:
-    """The exercise of a coding item that may take a submission now."""
+def submittable(
+    session: Session, row: Interview, position: int, catalog: dict[str, Exercise]
+) -> Exercise:
+    """The exercise of a coding item that may take a submission now (within its limit)."""
     it = item(row, position)
-    _require_running(row, it, "exercise")
+    _require_running(row, it, ("exercise",))
     if it.item_id not in catalog:
         raise ItemRetired(it)
+    made = sum(a.position == position for a in _attempts(session, row))
+    session.commit()
+    if made >= row.max_attempts:
+        raise AttemptLimit(position, row.max_attempts)
     return catalog[it.item_id]
 
 
 def record_submission(
     session: Session, row: Interview, *, position: int, submission_id: int, at: datetime
-) -> None:
+) -> int:
+    """Store the submission as an attempt; answers how many the item has had."""
     assert row.id is not None
     it = item(row, position)
     session.add(
@@ -583,6 +816,67 @@ def record_submission(
         )
     )
     session.commit()
+    return sum(a.position == position for a in _attempts(session, row))
+
+
+def _events(session: Session, row: Interview) -> list[InterviewEvent]:
+    return list(
+        session.exec(
+            select(InterviewEvent)
+            .where(InterviewEvent.interview_id == row.id)
+            .order_by(col(InterviewEvent.at), col(InterviewEvent.id))
+        )
+    )
+
+
+def record_event(
+    session: Session,
+    row: Interview,
+    *,
+    position: int,
+    event: Literal["open", "leave"],
+    now: datetime,
+) -> ItemClock:
+    """The learner opened or left an item: the clock per item runs from these moments."""
+    assert row.id is not None
+    it = item(row, position)
+    if row.state != InterviewState.running or now >= _aware(row.deadline):
+        raise InterviewOver(row)
+    session.commit()
+    session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
+    session.commit()
+    spent = _spent(session, row, now).get(position, timedelta()).total_seconds()
+    return ItemClock(
+        position=position,
+        event=event,
+        budget_seconds=it.budget_seconds,
+        time_spent_seconds=round(spent, 1),
+        remaining_seconds=remaining_seconds(row, now),
+    )
+
+
+def leave_open(session: Session, row: Interview, *, now: datetime) -> None:
+    """Stop the clock of whichever item is open (the learner went back to the list)."""
+    if row.state != InterviewState.running:
+        return
+    events = _events(session, row)
+    session.commit()
+    if events and events[-1].event == "open":
+        record_event(session, row, position=events[-1].position, event="leave", now=now)
+
+
+def _spent(
+    session: Session,
+    row: Interview,
+    until: datetime,
+    attempts: list[InterviewAttempt] | None = None,
+) -> dict[int, timedelta]:
+    """Time per item position up to ``until`` (the end, for an ended interview)."""
+    done = attempts if attempts is not None else _attempts(session, row)
+    events: list[interviews.Event] = [(_aware(a.at), a.position, "act") for a in done]
+    for e in _events(session, row):
+        events.append((_aware(e.at), e.position, "open" if e.event == "open" else "leave"))
+    return interviews.time_per_item(_aware(row.started_at), events, until)
 
 
 SubmissionOutcome = Literal["passed", "not_passed", "pending"]
@@ -598,13 +892,38 @@ def submission_result(verdict: str | None, state: str) -> SubmissionOutcome:
 
 
 def _describe_item(
-    it: Item, bank: QuestionBank, catalog: dict[str, Exercise], lang: Lang
+    row: Interview, it: Item, bank: QuestionBank, catalog: dict[str, Exercise], lang: Lang
 ) -> dict[str, Any]:
-    if it.kind == "question" and it.item_id in bank:
-        return {"question": public_view(bank.get(it.item_id), lang)}
-    if it.kind == "exercise" and it.item_id in catalog:
-        return {"title": catalog[it.item_id].title(lang)}
+    if it.checked and it.item_id in bank:
+        described: dict[str, Any] = {"question": public_view(bank.get(it.item_id), lang)}
+        if it.kind == "follow_up":
+            described["ask"] = (it.ask_zh if lang == "zh" else it.ask) or None
+            described["follows"] = next(
+                (
+                    o.position
+                    for o in _items(row)
+                    if o.kind == "exercise" and o.item_id == it.of and o.position < it.position
+                ),
+                None,
+            )
+        return described
+    if it.kind in ("exercise", "explain") and it.item_id in catalog:
+        exercise = catalog[it.item_id]
+        if it.kind == "explain":
+            return {"title": exercise.title(lang)}
+        return {
+            "title": exercise.title(lang),
+            "prompt": exercise.prompt[lang],
+            "starter": exercise.starter_for(lang),
+            "max_attempts": row.max_attempts,
+        }
     return {}
+
+
+def _lang(row: Interview, lang: Lang | None) -> Lang:
+    if lang is not None:
+        return lang
+    return "zh" if row.lang == "zh" else "en"
 
 
 def view(
@@ -614,35 +933,44 @@ def view(
     bank: QuestionBank,
     catalog: dict[str, Exercise],
     now: datetime,
+    lang: Lang | None = None,
 ) -> InterviewPublic:
-    """The interview as its learner sees it: results only once it has ended."""
+    """The interview as its learner sees it, in ``lang`` (by default the one it was started
+    in): results only once it has ended."""
     assert row.id is not None
-    lang: Lang = "zh" if row.lang == "zh" else "en"
+    lang = _lang(row, lang)
     attempts = _attempts(session, row)
+    until = now if row.state == InterviewState.running else _aware(row.ended_at or row.deadline)
+    spent = _spent(session, row, min(until, _aware(row.deadline)), attempts)
     items = []
     for it in _items(row):
         mine = [a for a in attempts if a.position == it.position]
         status: Literal["open", "answered", "submitted"] = "open"
         if mine:
-            status = "answered" if it.kind == "question" else "submitted"
+            status = "submitted" if it.kind == "exercise" else "answered"
         items.append(
             ItemPublic(
                 position=it.position,
                 kind=it.kind,
                 id=it.item_id,
                 topics=it.topics,
+                difficulty=it.difficulty,
                 status=status,
                 attempts=len(mine),
-                **_describe_item(it, bank, catalog, lang),
+                budget_seconds=it.budget_seconds,
+                time_spent_seconds=round(spent.get(it.position, timedelta()).total_seconds(), 1),
+                **_describe_item(row, it, bank, catalog, lang),
             )
         )
     report = None
     if row.state != InterviewState.running:
-        report = _report(session, row, attempts, bank, lang, now)
+        report = _report(session, row, attempts, bank, catalog, lang, now)
     return InterviewPublic(
         id=row.id,
         state=InterviewState(row.state),
         lang=lang,
+        preset=row.preset or "",
+        max_attempts=row.max_attempts,
         minutes=row.minutes,
         topics=row.topics,  # type: ignore[arg-type]  # validated when the interview started
         focus_topics=row.focus_topics,  # type: ignore[arg-type]
@@ -660,6 +988,7 @@ def summary(row: Interview) -> InterviewSummary:
     return InterviewSummary(
         id=row.id,
         state=InterviewState(row.state),
+        preset=row.preset or "",
         minutes=row.minutes,
         started_at=_aware(row.started_at),
         deadline=_aware(row.deadline),
@@ -671,9 +1000,27 @@ def summary(row: Interview) -> InterviewSummary:
 _REASONS: dict[ItemResult, str] = {
     ItemResult.wrong: "wrong answer",
     ItemResult.not_passed: "the last submission did not pass",
-    ItemResult.not_answered: "not reached in time",
+    ItemResult.not_answered: "not answered",
     ItemResult.pending: "submitted, not graded yet",
 }
+_REASONS_ZH: dict[ItemResult, str] = {
+    ItemResult.wrong: "回答错误",
+    ItemResult.not_passed: "最后一次提交未通过",
+    ItemResult.not_answered: "未作答",
+    ItemResult.pending: "已提交，尚未评测",
+}
+
+
+def _mistake(verdict: dict[str, Any] | None) -> str | None:
+    diagnosis = (verdict or {}).get("diagnosis")
+    if isinstance(diagnosis, dict):
+        name = diagnosis.get("name") or diagnosis.get("mistake") or diagnosis.get("title")
+        return str(name)[:80] if name else None
+    return None
+
+
+def _as_int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _report(
@@ -681,33 +1028,55 @@ def _report(
     row: Interview,
     attempts: list[InterviewAttempt],
     bank: QuestionBank,
+    catalog: dict[str, Exercise],
     lang: Lang,
     now: datetime,
+    *,
+    with_trend: bool = True,
 ) -> InterviewReport:
     started = _aware(row.started_at)
     ended = _aware(row.ended_at or row.deadline)
-    spent = interviews.time_spent(started, [(a.position, _aware(a.at)) for a in attempts], ended)
+    spent = _spent(session, row, ended, attempts)
     reports: list[ItemReport] = []
+    exercise_facts: list[rubric.ExerciseFact] = []
+    answer_facts: list[rubric.AnswerFact] = []
+    explained, explain_words, has_explain = False, 0, False
     for it in _items(row):
         mine = [a for a in attempts if a.position == it.position]
+        card_kind = "exercise" if it.kind in ("exercise", "explain") else "question"
         next_review = practice.next_review(
-            session, user_id=row.user_id, kind=it.kind, item_id=it.item_id, lang=lang, now=now
+            session, user_id=row.user_id, kind=card_kind, item_id=it.item_id, lang=lang, now=now
         )
+        seconds = spent.get(it.position, timedelta()).total_seconds()
         entry = ItemReport(
             position=it.position,
             kind=it.kind,
             id=it.item_id,
             topics=it.topics,
             result=ItemResult.not_answered,
-            time_spent_seconds=round(spent.get(it.position, timedelta()).total_seconds(), 3),
+            time_spent_seconds=round(seconds, 3),
+            budget_seconds=it.budget_seconds,
+            over_budget=seconds > it.budget_seconds,
             attempts=len(mine),
+            max_attempts=row.max_attempts if it.kind == "exercise" else None,
+            ask=(it.ask_zh if lang == "zh" else it.ask) if it.kind == "follow_up" else None,
             next_review=NextReviewPublic.of(next_review) if next_review else None,
         )
-        if it.kind == "question" and mine:
+        cases = (0, 0)
+        if it.checked and mine:
             first = mine[0]
             entry.answer = first.answer
             entry.result = ItemResult.correct if first.correct else ItemResult.wrong
             entry.check = _recheck(bank, it.item_id, first.answer, lang)
+        elif it.kind == "explain":
+            has_explain = True
+            topic = catalog[it.item_id].meta.topic if it.item_id in catalog else "layer_norm"
+            entry.model_answer = rubric.model_answer(topic, lang)
+            if mine:
+                entry.explanation = str(mine[0].answer or "")
+                entry.result = ItemResult.answered
+                explained = True
+                explain_words = len(entry.explanation.split())
         elif it.kind == "exercise" and mine:
             entry.submission_ids = [a.submission_id for a in mine if a.submission_id is not None]
             rows = [
@@ -718,13 +1087,45 @@ def _report(
             graded = [s for s in rows if s.state == "done"]
             if graded:
                 last = graded[-1]
-                entry.verdict = render(submissions.public(last), lang)  # the interview's language
+                entry.verdict = render(submissions.public(last), lang)
                 entry.result = (
                     ItemResult.passed if last.verdict == "passed" else ItemResult.not_passed
                 )
+                cases = (
+                    _as_int(entry.verdict.get("cases_passed")),
+                    _as_int(entry.verdict.get("cases_total")),
+                )
             elif rows:
                 entry.result = ItemResult.pending
+        if it.kind == "exercise":
+            exercise_facts.append(
+                rubric.ExerciseFact(
+                    slug=it.item_id,
+                    result=entry.result.value,
+                    attempts=len(mine),
+                    max_attempts=row.max_attempts,
+                    cases_passed=cases[0],
+                    cases_total=cases[1],
+                    mistake=_mistake(entry.verdict),
+                    seconds=seconds,
+                    budget_seconds=it.budget_seconds,
+                )
+            )
+        elif it.checked:
+            answer_facts.append(rubric.AnswerFact(it.kind, it.item_id, entry.result.value))
         reports.append(entry)
+
+    rating = {k: int(v) for k, v in (row.self_rating or {}).items() if k in rubric.EXPLAIN_POINTS}
+    facts = rubric.Facts(
+        exercises=exercise_facts,
+        answers=answer_facts,
+        explained=explained,
+        explain_words=explain_words,
+        self_rating=rating or None,
+        has_explain=has_explain,
+    )
+    scored = rubric.score(facts, lang)
+    recommendation, reasons = rubric.recommend(scored, lang)
 
     after = row.mastery_after or row.mastery_before
     touched = sorted({t for it in _items(row) for t in it.topics}, key=lambda t: after.get(t, 0))
@@ -740,7 +1141,9 @@ def _report(
     missed = [r for r in reports if r.result in _REASONS]
     missed.sort(key=lambda r: (min(weakness.get(t, 0) for t in r.topics), r.position))
     used = (ended - started).total_seconds()
+    reasons_for = _REASONS_ZH if lang == "zh" else _REASONS
     return InterviewReport(
+        lang=lang,
         ended_by="time" if row.state == InterviewState.expired else "learner",
         time_used_seconds=round(used, 3),
         time_unaccounted_seconds=round(
@@ -758,10 +1161,109 @@ def _report(
                 kind=r.kind,
                 id=r.id,
                 topics=r.topics,
-                reason=_REASONS[r.result],
+                reason=reasons_for[r.result],
                 next_review=r.next_review,
             )
             for r in missed
         ],
         weakest_topics=touched[:3],
+        rubric=[
+            RubricScore(
+                dimension=sc.dimension,
+                name=rubric.DIMENSION_NAMES[sc.dimension][1 if lang == "zh" else 0],
+                score=sc.score,
+                evidence=sc.evidence,
+            )
+            for sc in scored
+        ],
+        recommendation=recommendation,
+        recommendation_name=rubric.RECOMMENDATION_NAMES[recommendation][1 if lang == "zh" else 0],
+        reasons=reasons,
+        self_rating=SelfRatingPublic(
+            points=rating,
+            names={p: rubric.point_name(p, lang) for p in rubric.EXPLAIN_POINTS},
+        )
+        if rating
+        else None,
+        unanswered=[r.position for r in reports if r.result == ItemResult.not_answered],
+        trend=_trend(session, row, bank, catalog, lang, now) if with_trend else [],
     )
+
+
+def _mean_score(report: InterviewReport) -> float:
+    judged = [r.score for r in report.rubric if r.score is not None]
+    return round(sum(judged) / len(judged), 2) if judged else 0.0
+
+
+TREND_LENGTH = 12
+
+
+def _trend(
+    session: Session,
+    row: Interview,
+    bank: QuestionBank,
+    catalog: dict[str, Exercise],
+    lang: Lang,
+    now: datetime,
+) -> list[TrendPoint]:
+    """The learner's last ended interviews up to this one, oldest first, each by its rubric."""
+    past = session.exec(
+        select(Interview)
+        .where(
+            Interview.user_id == row.user_id,
+            Interview.state != InterviewState.running,
+            col(Interview.id) <= row.id,
+        )
+        .order_by(col(Interview.id).desc())
+        .limit(TREND_LENGTH)
+    ).all()
+    points = []
+    for other in reversed(past):
+        assert other.id is not None
+        rep = _report(
+            session, other, _attempts(session, other), bank, catalog, lang, now, with_trend=False
+        )
+        points.append(
+            TrendPoint(
+                id=other.id,
+                started_at=_aware(other.started_at),
+                preset=other.preset or "",
+                score=_mean_score(rep),
+                recommendation=rep.recommendation,
+            )
+        )
+    return points
+
+
+def rate_self(
+    session: Session,
+    row: Interview,
+    *,
+    points: dict[str, int],
+    catalog: dict[str, Exercise],
+    now: datetime,
+) -> Interview:
+    """The learner's rating of their explanation, point by point against the model answer:
+    kept for the report and fed to the explained exercise's review card, once."""
+    if row.state == InterviewState.running:
+        raise NotEnded(row)
+    explain = next((it for it in _items(row) if it.kind == "explain"), None)
+    if explain is None:
+        raise NothingToRate(row)
+    first = row.self_rating is None
+    row.self_rating = {
+        p: max(0, min(rubric.SELF_MAX, int(points.get(p, 0)))) for p in rubric.EXPLAIN_POINTS
+    }
+    session.add(row)
+    if first and explain.item_id in catalog:
+        exercise = catalog[explain.item_id]
+        practice.record_self_rating(
+            session,
+            user_id=row.user_id,
+            exercise=exercise,
+            grade=rubric.self_rating_grade(row.self_rating),
+            now=now,
+        )
+    session.commit()
+    session.refresh(row)
+    return row

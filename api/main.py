@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 import torch
 from anyio import to_thread
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 
 from api import db, jsonbody
@@ -19,8 +19,10 @@ from api.fairness import GradingLimits, GradingTurns, SharedGradingLimits
 from api.followups import check_follow_ups
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
+from api.hold import paused_answer, practice_hold
 from api.httpguard import BodyGuard, invalid_text
 from api.limited import AddressLimit, limited
+from api.practice_pause import PracticePaused
 from api.questions import load_question_bank
 from api.queue.recovery import recover_in_background
 from api.ratelimits import ClientLimits, Limited
@@ -156,6 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the schema on the server, no script at all (api.web.apidocs).
         docs_url=None,
         redoc_url=None,
+        # Practice pauses while a mock interview runs, on every route not allowed by api.hold.
+        dependencies=[Depends(practice_hold)],
     )
 
     # Bodies counted as they arrive (chunked too), larger ones authenticated first: httpguard.
@@ -166,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(UnicodeEncodeError, invalid_text)
     # Refusals that always serialise, whatever the body held (NaN, huge values): api.refusals.
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(PracticePaused, paused_answer)
     for module in (health, users, exercises, submissions, progress, questions, admin):
         app.include_router(module.router)
     app.include_router(interviews_router)

@@ -105,7 +105,7 @@ class ReviewCard(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("user_id", "kind", "item_id"),)
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
-    kind: str = Field(max_length=16)  # question | exercise
+    kind: str = Field(max_length=16)  # question | exercise | follow_up | explain
     item_id: str = Field(max_length=80)
     topic: str = Field(max_length=32)
     card: str  # the fsrs card state as JSON (api.review owns the format)
@@ -148,6 +148,22 @@ class Interview(SQLModel, table=True):
     started_at: datetime = Field(default_factory=utcnow)
     deadline: datetime
     ended_at: datetime | None = None
+    # phone_screen | onsite | concepts (api.interviews.PRESETS); "" for interviews from before.
+    preset: str = Field(default="", max_length=32)
+    # Submissions allowed per coding item, fixed when the interview starts.
+    max_attempts: int = 3
+    # The learner's rating of their explanation against the rubric, given after the end.
+    self_rating: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+
+
+class InterviewEvent(SQLModel, table=True):
+    """An item of an interview opened or left: the time per item is measured between them."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    interview_id: int = Field(foreign_key="interview.id", index=True)
+    position: int
+    event: str = Field(max_length=8)  # open | leave
+    at: datetime = Field(default_factory=utcnow)
 
 
 class InterviewAttempt(SQLModel, table=True):
@@ -156,7 +172,7 @@ class InterviewAttempt(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     interview_id: int = Field(foreign_key="interview.id", index=True)
     position: int
-    kind: str = Field(max_length=16)  # question | exercise
+    kind: str = Field(max_length=16)  # question | exercise | follow_up | explain
     item_id: str = Field(max_length=80)
     at: datetime = Field(default_factory=utcnow)
     # Questions: the checked answer, held back from the learner until the interview ends.

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 from sqlmodel import Session, select
 
-from api import hints, review, submissions
+from api import hints, practice_pause, review, submissions
 from api.catalog import Exercise, Lang
 from api.models import QuestionAnswer, ReviewCard, Submission
 from api.questions import (
@@ -87,7 +87,9 @@ def answer_question(
     lang: Lang,
     now: datetime,
 ) -> Answered:
-    """Check, store the answer, and reschedule the question's card. Raises AnswerShapeError."""
+    """Check, store the answer, and reschedule the question's card. Raises AnswerShapeError,
+    and PracticePaused while the learner's mock interview runs (its key must not be had here)."""
+    practice_pause.ensure_open(session, user_id=user_id, now=now)
     result = check_answer(question, raw_answer, lang)
     card = record_answer(
         session, user_id=user_id, question=question, result=result, answered_at=now, now=now
@@ -165,6 +167,22 @@ def record_verdict(
         item_id=exercise.slug,
         topic=exercise.meta.topic,
         rating=rating,
+        now=now,
+    )
+
+
+def record_self_rating(
+    session: Session, *, user_id: int, exercise: Exercise, grade: int, now: datetime
+) -> None:
+    """Reschedule the exercise's card from the learner's rating of their own explanation of it
+    (1 Again .. 4 Easy; see api.interview_rubric.self_rating_grade). Does not commit."""
+    _rate(
+        session,
+        user_id=user_id,
+        kind="exercise",
+        item_id=exercise.slug,
+        topic=exercise.meta.topic,
+        rating=review.Rating(max(1, min(4, grade))),
         now=now,
     )
 

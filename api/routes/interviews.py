@@ -1,8 +1,8 @@
 """A timed mock interview over HTTP: start it, answer and submit while it runs, read the report.
 
-While it runs, a question's answer is only acknowledged and a submission answers only passed or
-not passed; the report, with everything revealed, comes when the learner finishes or the server
-finds the time is up.
+While it runs, an answer is only acknowledged and a submission only "received" (its verdict is
+the report's); the rest of practice is paused (api.hold). The report, with everything revealed,
+comes when the learner finishes or the server finds the time is up.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 import secrets
 from datetime import UTC, datetime
 from random import Random
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from api import interview_records as records
 from api.catalog import Lang
 from api.deps import AppDep, CurrentUser, RowId, SessionDep
-from api.interviews import MAX_MINUTES
+from api.interviews import DEFAULT_PRESET, MAX_MINUTES, PRESETS
 from api.jsonbody import Body
 from api.limited import client_key
 from api.models import Interview, SubmissionCreate
@@ -34,7 +34,20 @@ router = APIRouter(tags=["interviews"])
 class InterviewCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    minutes: float = Field(gt=0, allow_inf_nan=False, description="length of the interview")
+    preset: Literal["phone_screen", "onsite", "concepts"] | None = Field(
+        default=None,
+        description="phone_screen (20 min: one exercise, two follow-ups), onsite (45 min: two "
+        "exercises, follow-ups, explain; the default), concepts (20 min of questions)",
+    )
+    minutes: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="length of the interview; default: the preset's",
+    )
+    max_attempts: int | None = Field(
+        default=None, ge=1, le=10, description="submissions per coding item (default 3)"
+    )
     topics: list[Topic] | None = Field(
         default=None,
         min_length=1,
@@ -59,6 +72,16 @@ class InterviewAnswer(BaseModel):
     answer: Any
 
 
+class SelfRating(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Each point of the rubric: 0 missed, 1 touched on it, 2 covered as the model answer does.
+    shapes: int = Field(ge=0, le=2)
+    numerical_stability: int = Field(ge=0, le=2)
+    cost: int = Field(ge=0, le=2)
+    training_vs_inference: int = Field(ge=0, le=2)
+
+
 _STATUS: dict[type[records.InterviewError], int] = {
     records.InterviewNotFound: 404,
     records.ItemNotFound: 404,
@@ -69,6 +92,10 @@ _STATUS: dict[type[records.InterviewError], int] = {
     records.NothingToAsk: 422,
     records.ItemRetired: 410,
     records.StartCollided: 409,
+    records.AttemptLimit: 409,
+    records.UnansweredItems: 409,
+    records.NotEnded: 409,
+    records.NothingToRate: 422,
 }
 
 
@@ -90,10 +117,13 @@ def _settled(ctx: AppDep, user_id: int, session: SessionDep, interview_id: int) 
 def create_interview(
     body: InterviewCreate, ctx: AppDep, user: CurrentUser, session: SessionDep
 ) -> records.InterviewPublic:
-    """Start a mock interview: one or two coding exercises and a handful of questions."""
+    """Start a mock interview from a preset (by default the 45-minute on-site round): items
+    easy to hard, each with its time budget."""
     assert user.id is not None
     shortest = ctx.settings.interview_min_minutes
-    if not shortest <= body.minutes <= MAX_MINUTES:
+    preset = body.preset or DEFAULT_PRESET
+    minutes = body.minutes if body.minutes is not None else PRESETS[preset].minutes
+    if not shortest <= minutes <= MAX_MINUTES:
         raise HTTPException(422, detail=f"minutes must be between {shortest:g} and {MAX_MINUTES:g}")
     now = _now()
     try:
@@ -102,11 +132,14 @@ def create_interview(
             user_id=user.id,
             bank=ctx.questions,
             catalog=ctx.catalog,
-            minutes=body.minutes,
+            minutes=minutes,
             topics=body.topics,
             lang=body.lang,
             now=now,
             rng=Random(secrets.randbits(64)),
+            preset=preset,
+            max_attempts=body.max_attempts or ctx.settings.interview_max_attempts,
+            content_dir=ctx.settings.content_dir,
         )
     except records.InterviewError as exc:
         raise _refuse(exc) from None
@@ -126,30 +159,100 @@ def read_interviews(
 
 @router.get("/interviews/{interview_id}", response_model=records.InterviewPublic)
 def read_interview(
-    interview_id: RowId, ctx: AppDep, user: CurrentUser, session: SessionDep
+    interview_id: RowId,
+    ctx: AppDep,
+    user: CurrentUser,
+    session: SessionDep,
+    lang: Lang | None = None,
 ) -> records.InterviewPublic:
-    """The interview; once it has ended, with its report."""
+    """The interview; once it has ended, with its report. ``lang``: read it in the other
+    language than the one it was started in."""
     assert user.id is not None
     try:
         row = _settled(ctx, user.id, session, interview_id)
     except records.InterviewError as exc:
         raise _refuse(exc) from None
-    return records.view(session, row, bank=ctx.questions, catalog=ctx.catalog, now=_now())
+    return records.view(
+        session, row, bank=ctx.questions, catalog=ctx.catalog, now=_now(), lang=lang
+    )
 
 
 @router.post("/interviews/{interview_id}/finish", response_model=records.InterviewPublic)
 def finish_interview(
-    interview_id: RowId, ctx: AppDep, user: CurrentUser, session: SessionDep
+    interview_id: RowId,
+    ctx: AppDep,
+    user: CurrentUser,
+    session: SessionDep,
+    confirm: bool = False,
 ) -> records.InterviewPublic:
-    """End the interview now and answer with its report (an ended one: the same report)."""
+    """End the interview now and answer with its report (an ended one: the same report).
+
+    With items unanswered it is a 409 listing them unless ``confirm=true``: they are then
+    reported as unanswered."""
     assert user.id is not None
     now = _now()
     try:
         row = records.get(session, user_id=user.id, interview_id=interview_id)
-        records.finish(session, row, bank=ctx.questions, catalog=ctx.catalog, now=now)
+        records.finish(
+            session, row, bank=ctx.questions, catalog=ctx.catalog, now=now, confirm=confirm
+        )
     except records.InterviewError as exc:
         raise _refuse(exc) from None
     return records.view(session, row, bank=ctx.questions, catalog=ctx.catalog, now=now)
+
+
+@router.post("/interviews/{interview_id}/self-rating", response_model=records.InterviewPublic)
+def rate_interview(
+    interview_id: RowId,
+    body: SelfRating,
+    ctx: AppDep,
+    user: CurrentUser,
+    session: SessionDep,
+) -> records.InterviewPublic:
+    """After the end: rate the explanation against the model answer, point by point (0..2).
+    The rating goes into the report and, the first time, the explained exercise's review."""
+    assert user.id is not None
+    now = _now()
+    try:
+        row = _settled(ctx, user.id, session, interview_id)
+        records.rate_self(session, row, points=body.model_dump(), catalog=ctx.catalog, now=now)
+    except records.InterviewError as exc:
+        raise _refuse(exc) from None
+    return records.view(session, row, bank=ctx.questions, catalog=ctx.catalog, now=now)
+
+
+def _clock(
+    interview_id: int,
+    position: int,
+    event: Literal["open", "leave"],
+    ctx: AppDep,
+    user_id: int,
+    session: SessionDep,
+) -> records.ItemClock:
+    now = _now()
+    try:
+        row = _settled(ctx, user_id, session, interview_id)
+        return records.record_event(session, row, position=position, event=event, now=now)
+    except records.InterviewError as exc:
+        raise _refuse(exc) from None
+
+
+@router.post("/interviews/{interview_id}/items/{position}/open", response_model=records.ItemClock)
+def open_interview_item(
+    interview_id: RowId, position: int, ctx: AppDep, user: CurrentUser, session: SessionDep
+) -> records.ItemClock:
+    """The learner turns to this item: its clock runs until another is opened or it is left."""
+    assert user.id is not None
+    return _clock(interview_id, position, "open", ctx, user.id, session)
+
+
+@router.post("/interviews/{interview_id}/items/{position}/leave", response_model=records.ItemClock)
+def leave_interview_item(
+    interview_id: RowId, position: int, ctx: AppDep, user: CurrentUser, session: SessionDep
+) -> records.ItemClock:
+    """The learner steps away from this item: its clock stops."""
+    assert user.id is not None
+    return _clock(interview_id, position, "leave", ctx, user.id, session)
 
 
 @router.post(
@@ -165,7 +268,8 @@ def create_interview_answer(
     user: CurrentUser,
     session: SessionDep,
 ) -> records.AnswerRecorded:
-    """Answer a question of the interview: recorded, with no word on whether it is right."""
+    """Answer a question or follow-up (its answer as for POST /questions/{id}/answers), or an
+    explain item (a few sentences of text): recorded, with no word on whether it is right."""
     assert user.id is not None
     now = _now()
     try:
@@ -202,12 +306,13 @@ def create_interview_submission(
     session: SessionDep,
     request: Request,
 ) -> records.SubmissionRecorded | Body:
-    """Submit code for a coding item: graded as usual, answered with passed / not passed only."""
+    """Submit code for a coding item: graded as usual, answered only "received" (the verdict is
+    the report's), within the interview's limit of submissions per item."""
     assert user.id is not None
     now = _now()
     try:
         row = _settled(ctx, user.id, session, interview_id)
-        exercise = records.submittable(row, position, ctx.catalog)
+        exercise = records.submittable(session, row, position, ctx.catalog)
     except records.InterviewError as exc:
         raise _refuse(exc) from None
     graded = grade_submission(
@@ -223,12 +328,15 @@ def create_interview_submission(
             status_code=graded.status_code,
             headers=headers,
         )
-    records.record_submission(
-        session, row, position=position, submission_id=_submission_id(graded, outcome), at=now
+    submission_id = _submission_id(graded, outcome)
+    made = records.record_submission(
+        session, row, position=position, submission_id=submission_id, at=now
     )
     recorded = records.SubmissionRecorded(
         position=position,
-        result=records.submission_result(outcome.get("verdict"), outcome.get("state", "")),
+        submission_id=submission_id,
+        attempts=made,
+        attempts_left=max(0, row.max_attempts - made),
         remaining_seconds=records.remaining_seconds(row, now),
     )
     if graded.status_code == 202:

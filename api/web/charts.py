@@ -84,6 +84,59 @@ def mastery_chart(
     )
 
 
+@dataclass(frozen=True)
+class TrendDot:
+    interview_id: int
+    score: float
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Trend:
+    dots: list[TrendDot]
+    path: str  # the polyline through the dots, as SVG points
+    width: int
+    height: int
+    top: int
+    bottom: int
+    left: int
+    max_score: int
+    gridlines: list[tuple[int, float]]  # (score, y)
+
+
+TREND_STEP = 48
+TREND_HEIGHT = 160
+TREND_PAD = 24
+
+
+def trend_chart(points: list[tuple[int, float]], max_score: int) -> Trend:
+    """Interviews (id, mean rubric score 0..max_score), oldest first, as dots on a line: a
+    server-rendered SVG like the mastery bars, readable without script."""
+    top, bottom, left = TREND_PAD, TREND_HEIGHT - TREND_PAD, 40
+    span = bottom - top
+
+    def y_of(score: float) -> float:
+        score = min(max(score, 0.0), float(max_score))
+        return round(bottom - span * score / max_score, 1)
+
+    dots = [
+        TrendDot(iid, score, float(left + TREND_STEP * n), y_of(score))
+        for n, (iid, score) in enumerate(points)
+    ]
+    return Trend(
+        dots=dots,
+        path=" ".join(f"{d.x},{d.y}" for d in dots),
+        width=left + TREND_STEP * max(len(dots), 1) + TREND_PAD,
+        height=TREND_HEIGHT,
+        top=top,
+        bottom=bottom,
+        left=left,
+        max_score=max_score,
+        gridlines=[(s, y_of(s)) for s in range(max_score + 1)],
+    )
+
+
 def streak(active_days: set[date], today: date) -> int:
     """Consecutive days with activity ending today, or yesterday when today has none yet (the
     streak is not broken before the day is over)."""

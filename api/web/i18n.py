@@ -147,9 +147,8 @@ UI: dict[str, tuple[str, str]] = {
     "start_interview": ("Start an interview", "开始模拟面试"),
     "minutes": ("Length in minutes", "时长（分钟）"),
     "minutes_help": (
-        "Between {min} and {max}. One coding exercise below 45 minutes, two from 45; the rest "
-        "of the time in conceptual questions.",
-        "{min} 到 {max} 分钟。少于 45 分钟出一道编程题，45 分钟及以上出两道；其余时间是概念题。",
+        "Between {min} and {max}. Each item's time budget is scaled to the length you choose.",
+        "{min} 到 {max} 分钟。每道题的建议用时会按你选择的时长等比例调整。",
     ),
     "topics_legend": (
         "Topics (tick none to be asked about your weaker topics)",
@@ -168,10 +167,89 @@ UI: dict[str, tuple[str, str]] = {
     "interview_n": ("Mock interview #{id}", "模拟面试 #{id}"),
     "remaining": ("Time left", "剩余时间"),
     "held_back": (
-        "No feedback until the interview ends: answers are only recorded, and a submission says "
-        "only passed or not passed.",
-        "面试结束前没有反馈：回答只会被记录，提交只显示通过或未通过。",
+        "No feedback until the interview ends: answers are only recorded, and a submission is "
+        "only received.",
+        "面试结束前没有反馈：回答只会被记录，提交只显示“已收到”。",
     ),
+    "preset": ("Interview", "面试类型"),
+    "preset_phone_screen": (
+        "Phone screen: 20 minutes, one exercise and two follow-up questions",
+        "电话面试：20 分钟，一道编程题和两道追问",
+    ),
+    "preset_onsite": (
+        "On-site round: 45 minutes, warm-up, two exercises with follow-ups, explain your code",
+        "现场面试：45 分钟，热身题、两道编程题及追问、讲解你的代码",
+    ),
+    "preset_concepts": (
+        "Concept screen: 20 minutes of conceptual questions",
+        "概念面试：20 分钟概念题",
+    ),
+    "preset_": ("Mock interview", "模拟面试"),
+    "minutes_optional": (
+        "Length in minutes (leave empty for the preset's)",
+        "时长（分钟，留空则按面试类型的默认时长）",
+    ),
+    "follow_up": ("follow-up", "追问"),
+    "explain": ("explain your code", "讲解代码"),
+    "explain_prompt": (
+        "In a few sentences: why is your code for “{title}” right, and what does it cost "
+        "(time, memory)? Think of shapes, numerical stability, cost, and training versus "
+        "inference.",
+        "用几句话说明：你为“{title}”写的代码为什么是对的，开销是多少（时间、内存）？可以从张量"
+        "形状、数值稳定性、开销、训练与推理的区别几方面来讲。",
+    ),
+    "your_explanation": ("Your explanation", "你的讲解"),
+    "send_explanation": ("Send the explanation", "提交讲解"),
+    "follows_exercise": ("After exercise {n}", "第 {n} 题之后的追问"),
+    "budget": ("Budget", "建议用时"),
+    "item_clock": ("On this item", "本题已用"),
+    "open_item": ("Open", "打开"),
+    "attempts_left": ("Submissions left", "剩余提交次数"),
+    "attempts_of": ("{n} of {max} submissions", "已提交 {n} 次（最多 {max} 次）"),
+    "result_received": ("received", "已收到"),
+    "result_answered": ("answered", "已作答"),
+    "iv_limit": (
+        "This item has had all its submissions.",
+        "这道题的提交次数已经用完。",
+    ),
+    "finish_confirm_title": ("Finish with items unanswered?", "还有题目未作答，确定结束吗？"),
+    "finish_confirm_text": (
+        "These items have no answer yet. If you finish now they are reported as unanswered.",
+        "下面这些题还没有作答。现在结束，它们会在报告中记为未作答。",
+    ),
+    "finish_anyway": ("Finish anyway", "仍然结束"),
+    "keep_going": ("Back to the interview", "返回继续作答"),
+    "rubric": ("Rubric", "评分细则"),
+    "col_dimension": ("Dimension", "维度"),
+    "col_score": ("Score", "得分"),
+    "col_evidence": ("Evidence", "依据"),
+    "not_scored": ("not scored", "未评分"),
+    "recommendation": ("Recommendation", "面试结论"),
+    "col_attempts": ("Submissions", "提交次数"),
+    "over_budget": ("over budget", "超出建议用时"),
+    "model_answer": ("Model answer", "参考答案"),
+    "self_rating": ("Rate your explanation", "给你的讲解自评"),
+    "self_rating_help": (
+        "For each point: 0 missed it, 1 touched on it, 2 covered it as the model answer does. "
+        "Your rating goes into the report and schedules the exercise's next review.",
+        "每一点：0 表示没讲到，1 表示提到了，2 表示讲得和参考答案一样完整。自评会写进报告，并决定"
+        "这道题下次复习的时间。",
+    ),
+    "rate": ("Save my rating", "保存自评"),
+    "your_rating": ("Your rating", "你的自评"),
+    "trend": ("Across your interviews", "历次面试走势"),
+    "trend_help": (
+        "Mean rubric score of each ended interview (0 to 4), oldest first.",
+        "每场已结束面试的评分细则平均分（0 到 4），按时间先后排列。",
+    ),
+    "paused_title": ("Practice is paused", "练习已暂停"),
+    "paused_text": (
+        "Your mock interview #{id} is running. Until it ends, nothing graded is shown anywhere "
+        "(verdicts, answers, progress, review, hints), so that the interview stays a real test.",
+        "你的模拟面试 #{id} 正在进行。结束之前，任何地方都不会显示评测结果（判定、答案、进度、"
+        "复习、提示），这样面试才是真正的检验。",
+    ),
+    "paused_link": ("Continue the interview", "继续面试"),
     "finish": ("Finish the interview", "结束面试"),
     "item_open": ("open", "未作答"),
     "item_answered": ("answered", "已回答"),
@@ -200,7 +278,8 @@ UI: dict[str, tuple[str, str]] = {
     "review_advice": ("Review next", "接下来复习"),
     "advice_wrong": ("wrong answer", "回答错误"),
     "advice_not_passed": ("the last submission did not pass", "最后一次提交未通过"),
-    "advice_not_answered": ("not reached in time", "没来得及作答"),
+    "advice_not_answered": ("not answered", "未作答"),
+    "advice_answered": ("answered", "已作答"),
     "advice_pending": ("submitted, not graded yet", "已提交，尚未评测"),
     "back_to_interview": ("Back to the interview", "返回面试"),
     "view_verdict": ("Full verdict", "完整评测结果"),

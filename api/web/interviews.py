@@ -1,13 +1,16 @@
-"""Mock interviews in the browser: start one, work through it against the clock (answer its
-questions, submit its exercises), finish it, read the report; and the list of past ones.
+"""Mock interviews in the browser: start one from a preset, work through it item by item
+against each item's clock, finish it (confirming when items are unanswered), read the report
+with its rubric, rate the explanation, and see the trend across interviews.
 
 Every action calls the JSON API's own route function, so the page holds back exactly what the
-API holds back while an interview runs (no right/wrong, only passed / not passed).
+API holds back while an interview runs (no right/wrong; a submission is only "received"). The
+rest of practice is paused meanwhile (api.hold); ``paused_page`` is its notice.
 """
 
 from __future__ import annotations
 
-from datetime import UTC
+import contextlib
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -15,25 +18,29 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
 from api import interview_records as records
-from api import submissions
+from api import interview_rubric, submissions
 from api.deps import AppDep, RowId, SessionDep
-from api.interviews import MAX_MINUTES
+from api.interviews import MAX_MINUTES, PRESETS
 from api.models import SubmissionCreate
+from api.practice_pause import PracticePaused
 from api.questions import TOPICS, PublicQuestion
 from api.routes.interviews import (
     InterviewAnswer,
     InterviewCreate,
+    SelfRating,
     create_interview,
     create_interview_answer,
     create_interview_submission,
     finish_interview,
+    rate_interview,
     read_interview,
     read_interviews,
 )
+from api.web import charts
 from api.web.i18n import Lang, text
 from api.web.quiz import _raw_answer
 from api.web.render import render
-from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep
+from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep, web_session
 from api.web.verdicts import verdict_view
 
 router = APIRouter(include_in_schema=False)
@@ -42,13 +49,24 @@ router = APIRouter(include_in_schema=False)
 _PROBLEMS = {404: "iv_not_found", 409: "iv_over", 410: "iv_retired", 422: "iv_invalid"}
 
 
+def paused_page(request: Request, exc: PracticePaused) -> Response:
+    """The notice every held page answers with while the learner's interview runs."""
+    from sqlmodel import Session
+
+    with Session(request.app.state.ctx.engine, expire_on_commit=False) as session:
+        web = web_session(request, session)
+    return render(request, web, "paused.html", status=409, paused=exc)
+
+
 def _problem(exc: HTTPException) -> str:
     return _PROBLEMS.get(exc.status_code, "iv_failed")
 
 
-def _interview(interview_id: int, ctx: AppDep, user: Any, session: SessionDep) -> Any:
+def _interview(
+    interview_id: int, ctx: AppDep, user: Any, session: SessionDep, lang: Lang | None = None
+) -> Any:
     try:
-        return read_interview(interview_id, ctx, user, session)
+        return read_interview(interview_id, ctx, user, session, lang=lang)
     except HTTPException as exc:
         if exc.status_code == 404:
             raise PageNotFound() from None
@@ -78,6 +96,7 @@ def _list_page(
         status=status,
         past=past,
         topics=TOPICS,
+        presets=PRESETS,
         shortest=ctx.settings.interview_min_minutes,
         longest=MAX_MINUTES,
         problem=problem,
@@ -114,12 +133,16 @@ def create_interview_page(
     ctx: AppDep,
     minutes: Annotated[str, Form(max_length=16)] = "",
     topics: Annotated[list[str] | None, Form()] = None,
+    preset: Annotated[str, Form(max_length=16)] = "",
 ) -> Response:
     chosen = [t for t in (topics or [])[: len(TOPICS)] if t in TOPICS] or None
+    fields: dict[str, Any] = {"topics": chosen, "lang": web.lang}
+    if minutes.strip():
+        fields["minutes"] = minutes.strip().replace(",", ".")
+    if preset in PRESETS:
+        fields["preset"] = preset
     try:
-        body = InterviewCreate.model_validate(
-            {"minutes": minutes.strip().replace(",", "."), "topics": chosen, "lang": web.lang}
-        )
+        body = InterviewCreate.model_validate(fields)
         started = create_interview(body, ctx, user, session)
     except ValidationError:
         return _list_page(request, web, user, session, ctx, problem="iv_minutes", status=422)
@@ -138,10 +161,19 @@ def read_interview_page(
     session: SessionDep,
     ctx: AppDep,
 ) -> Response:
-    iv = _interview(interview_id, ctx, user, session)
+    assert user.id is not None
+    if _mine(session, user.id, interview_id):
+        # Back on the list: whichever item was open stops its clock.
+        row = records.get(session, user_id=user.id, interview_id=interview_id)
+        records.leave_open(session, row, now=datetime.now(UTC))
+    iv = _interview(interview_id, ctx, user, session, web.lang)
     verdicts: dict[int, Any] = {}
     given: dict[int, str] = {}
+    trend = None
     if iv.report is not None:
+        trend = charts.trend_chart(
+            [(p.id, p.score) for p in iv.report.trend], interview_rubric.MAX_SCORE
+        )
         verdicts = {
             r.position: verdict_view(r.verdict, web.lang) for r in iv.report.items if r.verdict
         }
@@ -156,22 +188,91 @@ def read_interview_page(
         iv=iv,
         verdicts=verdicts,
         given=given,
+        trend=trend,
+        points=interview_rubric.EXPLAIN_POINTS,
+        point_name=lambda p: interview_rubric.point_name(p, web.lang),
         problem=request.query_params.get("problem"),
     )
 
 
+def _mine(session: SessionDep, user_id: int, interview_id: int) -> bool:
+    try:
+        records.get(session, user_id=user_id, interview_id=interview_id)
+    except records.InterviewNotFound:
+        return False
+    return True
+
+
+@router.get("/app/interviews/{interview_id}/finish")
+def read_finish_page(
+    request: Request,
+    interview_id: RowId,
+    web: WebDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
+) -> Response:
+    """The confirm step (no script needed): which items are still unanswered, and a button."""
+    iv = _interview(interview_id, ctx, user, session, web.lang)
+    if iv.state != "running":
+        return _to(f"/app/interviews/{interview_id}", anchor="#report")
+    left = [i for i in iv.items if i.status == "open"]
+    return render(request, web, "interview_finish.html", iv=iv, left=left)
+
+
 @router.post("/app/interviews/{interview_id}/finish")
 def finish_interview_page(
-    interview_id: RowId, web: CheckedFormDep, user: LearnerDep, session: SessionDep, ctx: AppDep
+    interview_id: RowId,
+    web: CheckedFormDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
+    confirm: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     del web
     try:
-        finish_interview(interview_id, ctx, user, session)
+        finish_interview(interview_id, ctx, user, session, confirm=confirm == "1")
     except HTTPException as exc:
         if exc.status_code == 404:
             raise PageNotFound() from None
+        if exc.status_code == 409 and "confirm=true" in str(exc.detail):
+            # Items unanswered: ask first.
+            return _to(f"/app/interviews/{interview_id}/finish")
         return _to(f"/app/interviews/{interview_id}", _problem(exc))
     return _to(f"/app/interviews/{interview_id}", anchor="#report")
+
+
+@router.post("/app/interviews/{interview_id}/self-rating")
+def rate_interview_page(
+    interview_id: RowId,
+    web: CheckedFormDep,
+    user: LearnerDep,
+    session: SessionDep,
+    ctx: AppDep,
+    shapes: Annotated[str, Form(max_length=2)] = "0",
+    numerical_stability: Annotated[str, Form(max_length=2)] = "0",
+    cost: Annotated[str, Form(max_length=2)] = "0",
+    training_vs_inference: Annotated[str, Form(max_length=2)] = "0",
+) -> Response:
+    del web
+    here = f"/app/interviews/{interview_id}"
+    try:
+        body = SelfRating.model_validate(
+            {
+                "shapes": shapes,
+                "numerical_stability": numerical_stability,
+                "cost": cost,
+                "training_vs_inference": training_vs_inference,
+            }
+        )
+        rate_interview(interview_id, body, ctx, user, session)
+    except ValidationError:
+        return _to(here, "iv_invalid", "#self-rating")
+    except HTTPException as exc:
+        if exc.status_code == 404:
+            raise PageNotFound() from None
+        return _to(here, _problem(exc), "#self-rating")
+    return _to(here, anchor="#rubric")
 
 
 @router.post("/app/interviews/{interview_id}/items/{position}/answers")
@@ -186,14 +287,26 @@ def create_interview_answer_page(
     choices: Annotated[list[str] | None, Form()] = None,
     truth: Annotated[str, Form(max_length=8)] = "",
     number: Annotated[str, Form(max_length=64)] = "",
+    explanation: Annotated[str, Form(max_length=records.MAX_EXPLANATION_CHARS * 2)] = "",
+    back: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     del web
     iv = _interview(interview_id, ctx, user, session)
     item = next((i for i in iv.items if i.position == position), None)
-    if item is None or item.question is None:
+    if item is None or (item.question is None and item.kind != "explain"):
         raise PageNotFound()
-    here = f"/app/interviews/{interview_id}"
-    raw = _raw_answer(item.question.type, choice, (choices or [])[:16], truth, number)
+    # Answered from the item's own page, the learner lands back there.
+    here = (
+        f"/app/interviews/{interview_id}/items/{position}"
+        if back == "item"
+        else f"/app/interviews/{interview_id}"
+    )
+    raw: object
+    if item.kind == "explain":
+        raw = explanation.replace("\r\n", "\n").strip() or None
+    else:
+        assert item.question is not None
+        raw = _raw_answer(item.question.type, choice, (choices or [])[:16], truth, number)
     if raw is None:
         return _to(here, "answer_required", f"#item-{position}")
     try:
@@ -215,13 +328,36 @@ def read_interview_item_page(
     session: SessionDep,
     ctx: AppDep,
 ) -> Response:
-    """A coding item: its prompt beside the editor, with the code last submitted for it here."""
+    """One item on its own page, with its clock: opening it starts the clock (server-side), so
+    time is measured per item whatever order the learner takes them in. A coding item shows
+    its prompt beside the editor, with the code last submitted for it here."""
     assert user.id is not None
-    iv = _interview(interview_id, ctx, user, session)
-    item = next((i for i in iv.items if i.position == position), None)
-    exercise = ctx.catalog.get(item.id) if item is not None and item.kind == "exercise" else None
-    if exercise is None:
+    if not _mine(session, user.id, interview_id):
         raise PageNotFound()
+    row = records.get(session, user_id=user.id, interview_id=interview_id)
+    if row.state == "running" and any(i["position"] == position for i in row.items):
+        # Opening it starts its clock; an interview that just ran out simply records nothing.
+        with contextlib.suppress(records.InterviewOver):
+            records.record_event(
+                session, row, position=position, event="open", now=datetime.now(UTC)
+            )
+    iv = _interview(interview_id, ctx, user, session, web.lang)
+    item = next((i for i in iv.items if i.position == position), None)
+    if item is None:
+        raise PageNotFound()
+    exercise = ctx.catalog.get(item.id) if item.kind == "exercise" else None
+    if exercise is None:
+        return render(
+            request,
+            web,
+            "interview_item.html",
+            iv=iv,
+            item=item,
+            exercise=None,
+            code=None,
+            result=None,
+            problem=request.query_params.get("problem"),
+        )
     # The code last submitted for it since this interview began (the page reopens on it).
     since = iv.started_at
     last = next(
@@ -266,8 +402,14 @@ def create_interview_submission_page(
     except HTTPException as exc:
         if exc.status_code == 404:
             raise PageNotFound() from None
-        return _to(here, "iv_too_large" if exc.status_code == 413 else _problem(exc))
+        if exc.status_code == 413:
+            return _to(here, "iv_too_large")
+        if exc.status_code == 409 and "submissions" in str(exc.detail):
+            return _to(here, "iv_limit")
+        return _to(here, _problem(exc))
     if not isinstance(outcome, records.SubmissionRecorded):
         # Not graded (the grader busy or broken; 503): nothing recorded, submit again.
         return _to(here, "iv_not_graded")
-    return RedirectResponse(f"{here}?result={outcome.result}#result", status_code=303)
+    return RedirectResponse(
+        f"{here}?result=received&left={outcome.attempts_left}#result", status_code=303
+    )

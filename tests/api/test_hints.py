@@ -169,11 +169,15 @@ def test_hints_and_solution_are_refused_during_a_mock_interview(learner: httpx.C
     for path in (f"/exercises/{held}/hints/1", f"/exercises/{held}/solution"):
         r = learner.get(path)
         assert r.status_code == 409, path
-        assert f"running mock interview {iv['id']}" in r.json()["detail"]
+        # Practice as a whole is paused, pointing to the interview.
+        assert f"mock interview {iv['id']} runs" in r.json()["detail"]
     assert learner.post(f"/exercises/{held}/solution").status_code == 409
-    assert help_of(learner, held)["hints_seen"] == []
+    assert learner.get(f"/exercises/{held}/help").status_code == 409
 
-    learner.post(f"/interviews/{iv['id']}/finish").raise_for_status()
+    finished = learner.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
+    finished.raise_for_status()
+    # Nothing was recorded while it ran.
+    assert help_of(learner, held)["hints_seen"] == []
     assert learner.get(f"/exercises/{held}/hints/1").status_code == 200
 
 

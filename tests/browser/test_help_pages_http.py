@@ -38,10 +38,16 @@ def test_every_new_form_needs_its_csrf_token(browser_client: httpx.Client) -> No
     sign_up(browser_client)
     csrf = csrf_of(browser_client.get("/app/exercises/layer_norm").text)
     interview, coding, _ = start_interview(browser_client, csrf)
+    # Practice is paused while the interview runs: these answer with the notice before any
+    # form is read (nothing done either way).
     for path, data in [
         ("/app/exercises/layer_norm/hints", {"rung": "1"}),
         ("/app/exercises/layer_norm/solution", {}),
         ("/app/exercises/layer_norm/draft", {"code": "x = 1"}),
+    ]:
+        r = browser_client.post(path, data=data)
+        assert r.status_code == 409 and 'data-testid="practice-paused"' in r.text, path
+    for path, data in [
         ("/app/interviews", {"minutes": "30"}),
         (f"{interview}/items/1/answers", {"choice": "0"}),
         (f"{interview}/items/{coding}/submissions", {"code": "x = 1"}),
@@ -49,10 +55,11 @@ def test_every_new_form_needs_its_csrf_token(browser_client: httpx.Client) -> No
     ]:
         assert browser_client.post(path, data=data).status_code == 403, path
         assert browser_client.post(path, data={**data, "csrf": "0" * 64}).status_code == 403
-    # Nothing happened: no hint recorded, no draft saved, the interview still running.
+    # Nothing happened: the interview still running; no hint recorded, no draft saved.
+    assert 'data-state="running"' in browser_client.get(interview).text
+    browser_client.post(f"{interview}/finish", data={"csrf": csrf, "confirm": "1"})
     page = browser_client.get("/app/exercises/layer_norm").text
     assert 'data-testid="hint-list"' not in page and "x = 1" not in page
-    assert 'data-state="running"' in browser_client.get(interview).text
 
 
 def test_a_draft_is_escaped_and_private(server: Server, browser_client: httpx.Client) -> None:
@@ -103,14 +110,17 @@ def test_another_learners_interview_is_a_404(server: Server, browser_client: htt
         assert other.post(f"{interview}/finish", data={"csrf": theirs}).status_code == 404
         assert "data-interview=" not in other.get("/app/interviews").text
     assert browser_client.get("/app/interviews/999999").status_code == 404
-    assert browser_client.get(f"{interview}/items/1").status_code == 404  # a question
+    # A question has its own page too (with its clock).
+    question = browser_client.get(f"{interview}/items/1")
+    assert question.status_code == 200 and 'data-kind="question"' in question.text
     assert browser_client.get(f"{interview}/items/99").status_code == 404
 
 
 def test_refusals_come_back_as_pages(browser_client: httpx.Client) -> None:
     sign_up(browser_client, "refused")
     csrf = csrf_of(browser_client.get("/app/interviews").text)
-    for minutes in ("1", "abc", "1e9", "nan", ""):
+    # (Empty is the preset's own length.)
+    for minutes in ("1", "abc", "1e9", "nan"):
         r = browser_client.post("/app/interviews", data={"csrf": csrf, "minutes": minutes})
         assert r.status_code == 422, minutes
         assert "between 10 and 180 minutes" in r.text
@@ -131,11 +141,11 @@ def test_refusals_come_back_as_pages(browser_client: httpx.Client) -> None:
         ).status_code
         == 422
     )
-    # During an interview: the exercise's help is withheld, and says why.
+    # During an interview: practice is paused, and the page says why, linking to it.
     interview, _, held = start_interview(browser_client, csrf)
     r = browser_client.post(f"/app/exercises/{held}/hints", data={"csrf": csrf, "rung": "1"})
-    assert r.headers["location"].endswith("?help=held#hints")
-    assert 'data-testid="help-held"' in browser_client.get(f"/app/exercises/{held}").text
+    assert r.status_code == 409 and f'href="{interview}"' in r.text
+    assert 'data-testid="practice-paused"' in browser_client.get(f"/app/exercises/{held}").text
     # An answer with nothing chosen, and one after the end: the interview page says so. (Nothing
     # ticked is a legitimate answer to a select-all-that-apply question: ask another kind.)
     page = browser_client.get(interview).text
@@ -144,7 +154,11 @@ def test_refusals_come_back_as_pages(browser_client: httpx.Client) -> None:
     assert single, "six LayerNorm questions, every one select-all-that-apply"
     r = browser_client.post(f"{interview}/items/{single[0]}/answers", data={"csrf": csrf})
     assert r.status_code == 303 and "problem=answer_required" in r.headers["location"]
-    browser_client.post(f"{interview}/finish", data={"csrf": csrf})
+    # Finishing with items unanswered asks first (a page, no script needed).
+    asked = browser_client.post(f"{interview}/finish", data={"csrf": csrf})
+    assert asked.headers["location"] == f"{interview}/finish"
+    assert 'data-testid="finish-confirm"' in browser_client.get(f"{interview}/finish").text
+    browser_client.post(f"{interview}/finish", data={"csrf": csrf, "confirm": "1"})
     # Every field filled, so the answer has a shape whatever the question's type.
     answer = {"csrf": csrf, "choice": "0", "choices": "0", "truth": "true", "number": "1"}
     r = browser_client.post(f"{interview}/items/1/answers", data=answer)

@@ -77,21 +77,28 @@ def questions_of(interview: dict[str, Any]) -> list[dict[str, Any]]:
     return [i for i in interview["items"] if i["kind"] == "question"]
 
 
-def test_a_thirty_minute_interview_and_its_report(
+def test_a_thirty_minute_round_and_its_report(
     server: Server, api: httpx.Client, bank: QuestionBank
 ) -> None:
+    # No preset named: the on-site round, its budgets scaled to the 30 minutes asked for.
     r = api.post("/interviews", json={"minutes": 30, "topics": ["layer_norm"]})
     assert r.status_code == 201, r.text
     iv = r.json()
-    assert iv["state"] == "running" and iv["report"] is None
+    assert iv["state"] == "running" and iv["report"] is None and iv["preset"] == "onsite"
     assert 1790 < iv["remaining_seconds"] <= 1800
     deadline = datetime.fromisoformat(iv["deadline"]) - datetime.fromisoformat(iv["started_at"])
     assert deadline == timedelta(minutes=30)
-    assert [i["kind"] for i in iv["items"]] == ["question"] * 6 + ["exercise"]
-    assert [i["position"] for i in iv["items"]] == list(range(1, 8))
+    kinds = [i["kind"] for i in iv["items"]]
+    # Warm-up, then each exercise with its follow-ups, then the explanation of the last one.
+    assert kinds[:2] == ["question", "question"] and kinds[-1] == "explain"
+    assert kinds.count("exercise") == 2
+    assert [i["position"] for i in iv["items"]] == list(range(1, len(kinds) + 1))
+    assert sum(i["budget_seconds"] for i in iv["items"]) == pytest.approx(1800, abs=1)
     assert {t for i in questions_of(iv) for t in i["topics"]} == {"layer_norm"}
-    slug = iv["items"][-1]["id"]
-    assert "layer_norm" in iv["items"][-1]["topics"] and iv["items"][-1]["title"]
+    ex_pos = [i["position"] for i in iv["items"] if i["kind"] == "exercise"]
+    first_ex = iv["items"][ex_pos[0] - 1]
+    slug = first_ex["id"]
+    assert "layer_norm" in first_ex["topics"] and first_ex["title"] and first_ex["prompt"]
     # The questions come as GET /questions shows them: prompt and choices, never the key.
     assert all(i["question"]["prompt"] for i in questions_of(iv))
     assert not keys_deep(iv["items"]) & REVEALING
@@ -105,50 +112,43 @@ def test_a_thirty_minute_interview_and_its_report(
         # No feedback at all: the same shape for a right and a wrong answer.
         assert set(a.json()) == {"position", "recorded", "remaining_seconds"}
         assert a.json()["position"] == position and a.json()["recorded"] is True
-    # The answers are held back: neither progress nor review tells whether they were right.
-    topic = api.get("/progress").json()["topics"]["layer_norm"]
-    assert topic["questions"]["attempted"] == 0 and topic["mastery"] == 0
-    assert api.get("/review").json()["count"] == 0
+    # Practice is paused meanwhile: progress and review point to the interview.
+    for held in (api.get("/progress"), api.get("/review")):
+        assert held.status_code == 409 and held.json()["interview_id"] == iv["id"]
 
-    failed = api.post(f"{base}/7/submissions", json={"code": starter_of(slug)})
+    failed = api.post(f"{base}/{ex_pos[0]}/submissions", json={"code": starter_of(slug)})
     assert failed.status_code == 201, failed.text
-    assert failed.json()["result"] == "not_passed"
-    assert set(failed.json()) == {"position", "result", "remaining_seconds"}
-    passed = api.post(f"{base}/7/submissions", json={"code": solution_of(slug)})
-    assert passed.json()["result"] == "passed"
+    passed = api.post(f"{base}/{ex_pos[0]}/submissions", json={"code": solution_of(slug)})
+    # A failing and a passing submission answer alike: received.
+    assert failed.json()["result"] == passed.json()["result"] == "received"
+    assert (failed.json()["attempts_left"], passed.json()["attempts_left"]) == (2, 1)
 
     # While it runs: no report, statuses only.
     running = api.get(f"/interviews/{iv['id']}").json()
     assert running["report"] is None
-    assert [i["status"] for i in running["items"]] == ["answered"] * 2 + ["open"] * 4 + [
-        "submitted"
-    ]
-    assert running["items"][-1]["attempts"] == 2
+    assert [i["status"] for i in running["items"][:2]] == ["answered"] * 2
+    assert running["items"][ex_pos[0] - 1]["status"] == "submitted"
+    assert running["items"][ex_pos[0] - 1]["attempts"] == 2
     assert not keys_deep(running["items"]) & REVEALING
 
-    # The coding item cannot be graded around the interview, and its verdicts stay withheld
-    # from the submission endpoints while it runs.
+    # The coding item cannot be graded around the interview, nor its verdicts read.
     around_code = api.post(f"/exercises/{slug}/submissions", json={"code": solution_of(slug)})
     assert around_code.status_code == 409
-    assert f"/interviews/{iv['id']}/items/" in around_code.json()["detail"]
-    listed_now = api.get("/submissions", params={"exercise": slug}).json()
-    # Passed or not stays visible (the interview says as much), newest first.
-    assert [s["verdict"] == "passed" for s in listed_now] == [True, False]
-    for shown in [*listed_now, api.get(f"/submissions/{listed_now[1]['id']}").json()]:
-        assert shown["withheld"] is True
-        assert shown["checks"] == [] and shown["diagnosis"] is None and shown["stdout"] == ""
-        assert "withheld" in shown["message"]
+    assert f"/interviews/{iv['id']}" in around_code.json()["detail"]
+    assert api.get("/submissions", params={"exercise": slug}).status_code == 409
+    assert api.get(f"/submissions/{passed.json()['submission_id']}").status_code == 409
 
     # Clear refusals.
     again = api.post(f"{base}/1/answers", json={"answer": right_answer(q1)})
     assert again.status_code == 409 and "already answered" in again.json()["detail"]
-    code_as_answer = api.post(f"{base}/7/answers", json={"answer": 0})
+    code_as_answer = api.post(f"{base}/{ex_pos[0]}/answers", json={"answer": 0})
     assert code_as_answer.status_code == 422 and "/submissions" in code_as_answer.json()["detail"]
-    answer_as_code = api.post(f"{base}/3/submissions", json={"code": SOLUTION})
+    answer_as_code = api.post(f"{base}/1/submissions", json={"code": SOLUTION})
     assert answer_as_code.status_code == 422 and "/answers" in answer_as_code.json()["detail"]
-    missing = api.post(f"{base}/8/answers", json={"answer": 0})
-    assert missing.status_code == 404 and "1..7" in missing.json()["detail"]
-    malformed = api.post(f"{base}/3/answers", json={"answer": "B"})
+    missing = api.post(f"{base}/{len(kinds) + 1}/answers", json={"answer": 0})
+    assert missing.status_code == 404 and f"1..{len(kinds)}" in missing.json()["detail"]
+    third = next(i for i in iv["items"] if i["kind"] == "follow_up")
+    malformed = api.post(f"{base}/{third['position']}/answers", json={"answer": "B"})
     assert malformed.status_code == 422 and malformed.json()["detail"].startswith("Expected")
     # The interview's questions cannot be answered around it, with feedback, while it runs.
     around = api.post(f"/questions/{q2.id}/answers", json={"answer": right_answer(q2)})
@@ -156,16 +156,20 @@ def test_a_thirty_minute_interview_and_its_report(
     second = api.post("/interviews", json={"minutes": 30})
     assert second.status_code == 409 and f"/interviews/{iv['id']}/finish" in second.json()["detail"]
 
-    done = api.post(f"/interviews/{iv['id']}/finish")
+    # Items are unanswered: finishing asks for a confirmation first.
+    unconfirmed = api.post(f"/interviews/{iv['id']}/finish")
+    assert unconfirmed.status_code == 409 and "confirm=true" in unconfirmed.json()["detail"]
+    done = api.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
     assert done.status_code == 200, done.text
     body = done.json()
     assert body["state"] == "finished" and body["remaining_seconds"] == 0
     report = body["report"]
     assert report["ended_by"] == "learner"
-    assert report["score"] == {"right": 2, "total": 7}
+    assert report["score"] == {"right": 2, "total": len(kinds)}
     results = [i["result"] for i in report["items"]]
-    assert results == ["correct", "wrong"] + ["not_answered"] * 4 + ["passed"]
-    first, wrong, exercise = report["items"][0], report["items"][1], report["items"][6]
+    assert results[:2] == ["correct", "wrong"] and results[ex_pos[0] - 1] == "passed"
+    assert results.count("not_answered") == len(kinds) - 3
+    first, wrong, exercise = report["items"][0], report["items"][1], report["items"][ex_pos[0] - 1]
     # Everything now revealed: the key, the explanation and the source; the full verdict.
     assert first["check"]["correct"] is True and first["check"]["explanation"]
     assert wrong["check"]["correct"] is False and wrong["check"]["correct_answer_text"]
@@ -173,12 +177,14 @@ def test_a_thirty_minute_interview_and_its_report(
     assert exercise["verdict"]["verdict"] == "passed" and exercise["verdict"]["checks"]
     assert exercise["verdict"]["lang"] == "en"  # the interview's language (English by default)
     assert len(exercise["submission_ids"]) == 2 and exercise["attempts"] == 2
+    assert exercise["max_attempts"] == 3
     # ... and the submission endpoints show the details again.
     revealed = api.get(f"/submissions/{exercise['submission_ids'][0]}").json()
     assert "withheld" not in revealed and revealed["checks"]
     # Time: spent on what was touched, nothing on what was not, all within the time used.
-    assert all(report["items"][n]["time_spent_seconds"] > 0 for n in (0, 1, 6))
-    assert all(i["time_spent_seconds"] == 0 for i in report["items"][2:6])
+    assert all(report["items"][n - 1]["time_spent_seconds"] > 0 for n in (1, 2, ex_pos[0]))
+    untouched = [i for i in report["items"] if i["result"] == "not_answered"]
+    assert all(i["time_spent_seconds"] == 0 for i in untouched)
     spent = sum(i["time_spent_seconds"] for i in report["items"])
     assert spent + report["time_unaccounted_seconds"] == pytest.approx(
         report["time_used_seconds"], abs=0.01
@@ -188,25 +194,25 @@ def test_a_thirty_minute_interview_and_its_report(
     points = api.get("/progress").json()["topics"]["layer_norm"]
     assert change["before"] == 0 and change["after"] == pytest.approx(points["mastery"], abs=1e-3)
     assert points["points"] == 4 and points["questions"]["attempted"] == 2
-    # What to review: the wrong answer (back in ten minutes) and the four not reached.
-    advice = report["review"]
-    assert [a["position"] for a in advice] == [2, 3, 4, 5, 6]
-    assert advice[0]["reason"] == "wrong answer"
-    assert advice[0]["next_review"]["text"] == "in 10 minutes"
-    assert {a["reason"] for a in advice[1:]} == {"not reached in time"}
+    # What to review: the wrong answer (back in ten minutes) and the unanswered ones, so named.
+    advice = {a["position"]: a for a in report["review"]}
+    assert advice[2]["reason"] == "wrong answer"
+    assert advice[2]["next_review"]["text"] == "in 10 minutes"
+    assert {a["reason"] for p, a in advice.items() if p != 2} == {"not answered"}
+    assert sorted(advice) == sorted([2] + [i["position"] for i in untouched])
+    assert report["unanswered"] == [i["position"] for i in untouched]
     assert first["next_review"]["text"] == "in 2 days"
-    # The asked topic, and any other topic of the exercise drawn (layer_norm_backward: training).
     assert "layer_norm" in report["weakest_topics"]
     assert set(report["weakest_topics"]) <= {t for i in iv["items"] for t in i["topics"]}
 
     # Over: no more answers, and the report does not change.
-    q3 = bank.get(iv["items"][2]["id"])
-    late = api.post(f"{base}/3/answers", json={"answer": right_answer(q3)})
+    late = api.post(f"{base}/{third['position']}/answers", json={"answer": 0})
     assert late.status_code == 409 and "was finished" in late.json()["detail"]
     # (Only "next review in ..." moves on with the clock.)
     assert fixed(api.post(f"/interviews/{iv['id']}/finish").json()["report"]) == fixed(report)
     assert fixed(api.get(f"/interviews/{iv['id']}").json()["report"]) == fixed(report)
     # Once it is over, they are ordinary questions again.
+    q3 = bank.get(third["id"])
     assert api.post(f"/questions/{q3.id}/answers", json={"answer": right_answer(q3)}).is_success
     listed = api.get("/interviews").json()
     assert [(i["id"], i["state"]) for i in listed] == [(iv["id"], "finished")]
@@ -279,7 +285,7 @@ def test_interviews_are_private(server: Server, api: httpx.Client) -> None:
         ({"minutes": 181}, "minutes must be between 0.01 and 180"),
         ({"minutes": -5}, "greater than 0"),
         ({"minutes": "thirty"}, "valid number"),
-        ({}, "Field required"),
+        ({"preset": "marathon"}, "phone_screen"),
         ({"minutes": 30, "topics": ["attention"]}, "ffn"),
         ({"minutes": 30, "topics": []}, "at least 1"),
         ({"minutes": 30, "lang": "fr"}, "'en' or 'zh'"),
@@ -323,7 +329,9 @@ def test_concurrent_finishes_feed_the_held_answers_once(
 
     def finish(_: int) -> int:
         with server.client(token) as c:
-            return c.post(f"/interviews/{iv['id']}/finish").status_code
+            # Items are left unanswered on purpose: confirmed.
+            finished = c.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
+            return finished.status_code
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         assert list(pool.map(finish, range(6))) == [200] * 6

@@ -1,0 +1,479 @@
+"""How an interviewer scores a mock interview: the explain item's model answer and rubric, the
+four scores with the evidence behind each, and the overall recommendation.
+
+Pure: the caller (api.interview_records) gathers the facts of one interview into ``Facts``;
+everything here is arithmetic and words, in English and Chinese.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+
+# The points an explanation of a Transformer block should cover, asked of every explain item.
+EXPLAIN_POINTS: tuple[str, ...] = ("shapes", "numerical_stability", "cost", "training_vs_inference")
+POINT_NAMES: dict[str, tuple[str, str]] = {
+    "shapes": ("Shapes", "张量形状"),
+    "numerical_stability": ("Numerical stability", "数值稳定性"),
+    "cost": ("Cost", "计算与内存开销"),
+    "training_vs_inference": ("Training vs inference", "训练与推理的区别"),
+}
+# A self-rating per point: 0 missed it, 1 touched on it, 2 covered it as the model answer does.
+SELF_MAX = 2
+
+# Model answers by the exercise's main topic, written for this project (the ideas follow the
+# material's articles on LayerNorm/RMSNorm, the FFN and the residual connection).
+_MODEL: dict[str, dict[str, tuple[str, str]]] = {
+    "layer_norm": {
+        "shapes": (
+            "Statistics are taken over the last dimension only: mean and variance have shape "
+            "(..., 1), broadcast back over the features; weight and bias are (dim,).",
+            "统计量只在最后一维上计算：均值和方差的形状是 (..., 1)，再广播回特征维；weight 和 "
+            "bias 的形状是 (dim,)。",
+        ),
+        "numerical_stability": (
+            "The variance is the biased one (divide by n), eps sits inside the square root, and "
+            "subtracting the mean first keeps a large offset such as x + 1e4 from cancelling; "
+            "half precision is upcast to float32 for the statistics.",
+            "方差用有偏估计（除以 n），eps 放在开方里面；先减均值，x + 1e4 这类大偏移才不会抵消"
+            "精度；半精度输入在算统计量时先转成 float32。",
+        ),
+        "cost": (
+            "Linear in the number of elements: two reductions over each row and one elementwise "
+            "pass, memory-bound rather than compute-bound; no extra buffers beyond the row "
+            "statistics.",
+            "计算量与元素个数成正比：每行两次归约加一次逐元素运算，受内存带宽限制而不是算力；"
+            "除每行统计量外不需要额外缓冲。",
+        ),
+        "training_vs_inference": (
+            "It behaves the same in training and inference: no running statistics, each token "
+            "is normalised on its own, so batch size does not matter.",
+            "训练和推理行为完全一样：没有滑动统计量，每个 token 单独归一化，与批大小无关。",
+        ),
+    },
+    "rms_norm": {
+        "shapes": (
+            "One statistic per row over the last dimension, shape (..., 1); a single weight of "
+            "shape (dim,), no bias.",
+            "每行在最后一维上只算一个统计量，形状 (..., 1)；只有一个形状为 (dim,) 的 weight，"
+            "没有 bias。",
+        ),
+        "numerical_stability": (
+            "No mean is subtracted; eps is added to mean(x^2) before rsqrt, and squares of "
+            "half-precision values are accumulated in float32 to avoid overflow.",
+            "不减均值；eps 加在 mean(x^2) 上再取 rsqrt；半精度的平方要在 float32 中累加，"
+            "以免溢出。",
+        ),
+        "cost": (
+            "One reduction instead of LayerNorm's two and no bias: cheaper and memory-bound, "
+            "which is why large models use it.",
+            "比 LayerNorm 少一次归约、没有 bias：更省，并且同样受内存带宽限制，这正是大模型采用"
+            "它的原因。",
+        ),
+        "training_vs_inference": (
+            "Identical in both: no running statistics, each token normalised alone.",
+            "训练和推理完全相同：没有滑动统计量，每个 token 单独归一化。",
+        ),
+    },
+    "batch_norm": {
+        "shapes": (
+            "Statistics over the batch (and positions), one per feature: mean and variance of "
+            "shape (features,).",
+            "统计量在批（和位置）维上计算，每个特征一个：均值和方差的形状是 (features,)。",
+        ),
+        "numerical_stability": (
+            "Biased variance for normalising, eps inside the square root; a batch of one row "
+            "gives a zero variance that only eps keeps finite.",
+            "归一化时用有偏方差，eps 放在开方里面；只有一行的批方差为零，只靠 eps 保持有限。",
+        ),
+        "cost": (
+            "Linear in the elements, plus the running buffers updated each training step.",
+            "计算量与元素个数成正比，另外每个训练步要更新滑动统计缓冲。",
+        ),
+        "training_vs_inference": (
+            "Training uses the batch's statistics and updates the running mean and variance "
+            "(unbiased); inference uses the running ones: the two modes differ.",
+            "训练时用当前批的统计量并更新滑动均值和（无偏）方差；推理时用滑动统计量：两种模式"
+            "行为不同。",
+        ),
+    },
+    "ffn": {
+        "shapes": (
+            "(..., dim) up to (..., hidden_dim) and back down to (..., dim); the gate and the up "
+            "projection have the same shape.",
+            "(..., dim) 先升到 (..., hidden_dim) 再降回 (..., dim)；门控投影和上投影形状相同。",
+        ),
+        "numerical_stability": (
+            "The activation is applied to the gate only, in the input's dtype; SiLU and GELU "
+            "are smooth and saturate gently, so no clamping is needed.",
+            "激活只作用在门控分支上，保持输入的 dtype；SiLU 和 GELU 光滑且饱和平缓，不需要截断。",
+        ),
+        "cost": (
+            "Dominated by the matrix products: about 2 x dim x hidden_dim multiply-adds per "
+            "token per projection, three projections for a gated FFN; the hidden activations are "
+            "the largest tensors kept for backward.",
+            "开销主要在矩阵乘：每个 token 每个投影约 2 x dim x hidden_dim 次乘加，门控 FFN 有三个"
+            "投影；隐藏层激活是反向传播要保存的最大张量。",
+        ),
+        "training_vs_inference": (
+            "Dropout, if any, acts only in training; otherwise the same computation, and in "
+            "inference the hidden activations need not be kept.",
+            "若有 dropout，只在训练时生效；其余计算相同，推理时不必保存隐藏层激活。",
+        ),
+    },
+    "residual": {
+        "shapes": (
+            "The sublayer must return the input's shape so that x + f(x) is defined; the norm's "
+            "parameters are (dim,).",
+            "子层的输出必须与输入同形状，x + f(x) 才成立；norm 的参数形状是 (dim,)。",
+        ),
+        "numerical_stability": (
+            "Pre-norm keeps an identity path from input to output, so gradients do not vanish "
+            "with depth; post-norm normalises the sum and is harder to train deep.",
+            "Pre-norm 保留了从输入到输出的恒等通路，梯度不会随深度消失；post-norm 对和做归一化，"
+            "层数深时更难训练。",
+        ),
+        "cost": (
+            "One extra elementwise add and a norm per sublayer: negligible beside the sublayer.",
+            "每个子层多一次逐元素加法和一次归一化，与子层本身相比可以忽略。",
+        ),
+        "training_vs_inference": (
+            "Dropout on the sublayer's output acts only in training; in eval mode it is the "
+            "identity.",
+            "子层输出上的 dropout 只在训练时生效；eval 模式下它是恒等映射。",
+        ),
+    },
+    "activations": {
+        "shapes": (
+            "Elementwise: the output has the input's shape (softmax reduces over one dimension "
+            "and keeps the shape).",
+            "逐元素运算：输出与输入同形状（softmax 在某一维上归约，但形状不变）。",
+        ),
+        "numerical_stability": (
+            "Use the stable forms: subtract the row maximum before exp in softmax, sigmoid "
+            "through exp(-|x|), so large inputs neither overflow nor give NaN.",
+            "使用稳定写法：softmax 先减去行最大值再取 exp，sigmoid 借助 exp(-|x|)，大输入既不"
+            "溢出也不产生 NaN。",
+        ),
+        "cost": (
+            "One pass over the elements (softmax: a max, a sum and a division per row); memory"
+            "-bound.",
+            "逐元素遍历一次（softmax 每行一次求最大值、一次求和、一次除法）；受内存带宽限制。",
+        ),
+        "training_vs_inference": (
+            "The same in both; in training the backward needs the saved input or output.",
+            "两种模式下计算相同；训练时反向传播需要保存输入或输出。",
+        ),
+    },
+}
+_MODEL["norm_placement"] = _MODEL["residual"]
+_MODEL["training"] = _MODEL["ffn"]
+
+
+def model_answer(topic: str, lang: Lang) -> dict[str, str]:
+    """The model answer, point by point, for an exercise whose main topic is ``topic``."""
+    points = _MODEL.get(topic, _MODEL["layer_norm"])
+    return {p: points[p][1 if lang == "zh" else 0] for p in EXPLAIN_POINTS}
+
+
+def point_name(point: str, lang: Lang) -> str:
+    names = POINT_NAMES.get(point, (point, point))
+    return names[1 if lang == "zh" else 0]
+
+
+# --------------------------------------------------------------------------- scoring
+
+Dimension = Literal["correctness", "edge_cases_numerics", "cost", "communication"]
+DIMENSIONS: tuple[Dimension, ...] = ("correctness", "edge_cases_numerics", "cost", "communication")
+DIMENSION_NAMES: dict[str, tuple[str, str]] = {
+    "correctness": ("Correctness", "正确性"),
+    "edge_cases_numerics": ("Edge cases and numerics", "边界情况与数值"),
+    "cost": ("Cost", "开销"),
+    "communication": ("Communication", "表达沟通"),
+}
+MAX_SCORE = 4
+Recommendation = Literal["hire", "lean_hire", "lean_no", "no"]
+RECOMMENDATION_NAMES: dict[str, tuple[str, str]] = {
+    "hire": ("Hire", "录用"),
+    "lean_hire": ("Lean hire", "倾向录用"),
+    "lean_no": ("Lean no", "倾向不录用"),
+    "no": ("No", "不录用"),
+}
+
+
+@dataclass(frozen=True)
+class ExerciseFact:
+    slug: str
+    result: str  # passed | not_passed | pending | not_answered
+    attempts: int
+    max_attempts: int
+    cases_passed: int
+    cases_total: int
+    mistake: str | None  # the diagnosis' name, when the grader named one
+    seconds: float
+    budget_seconds: float
+
+
+@dataclass(frozen=True)
+class AnswerFact:
+    kind: str  # question | follow_up
+    item_id: str
+    result: str  # correct | wrong | not_answered
+
+
+@dataclass(frozen=True)
+class Facts:
+    exercises: list[ExerciseFact]
+    answers: list[AnswerFact]
+    explained: bool  # the explain item was answered
+    explain_words: int
+    self_rating: dict[str, int] | None  # point -> 0..SELF_MAX, once the learner rated
+    has_explain: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Scored:
+    dimension: Dimension
+    score: int | None  # None: nothing in this interview to judge it by
+    evidence: list[str]
+
+
+def _t(en: str, zh: str, lang: Lang) -> str:
+    return zh if lang == "zh" else en
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f}"
+
+
+def _correctness(f: Facts, lang: Lang) -> Scored:
+    ev: list[str] = []
+    points: list[float] = []
+    for e in f.exercises:
+        if e.result == "passed":
+            # A pass on the first try is full marks; each resubmission costs a little.
+            points.append(max(0.5, 1.0 - 0.25 * (e.attempts - 1)))
+            ev.append(
+                _t(
+                    f"{e.slug}: passed on attempt {e.attempts} of {e.max_attempts}",
+                    f"{e.slug}：第 {e.attempts} 次提交（共 {e.max_attempts} 次机会）通过",
+                    lang,
+                )
+            )
+        elif e.result == "not_answered":
+            points.append(0.0)
+            ev.append(_t(f"{e.slug}: no submission", f"{e.slug}：没有提交", lang))
+        else:
+            points.append(0.0)
+            ev.append(
+                _t(
+                    f"{e.slug}: not passed after {e.attempts} of {e.max_attempts} attempts",
+                    f"{e.slug}：提交 {e.attempts} 次（共 {e.max_attempts} 次机会）仍未通过",
+                    lang,
+                )
+            )
+    questions = [a for a in f.answers if a.kind == "question"]
+    if questions:
+        right = sum(a.result == "correct" for a in questions)
+        # Beside code, the warm-up questions weigh half an exercise together; alone, in full.
+        points.append(right / len(questions) * (0.5 if f.exercises else 1.0))
+        ev.append(
+            _t(
+                f"warm-up questions: {right} of {len(questions)} right",
+                f"热身题：{len(questions)} 道答对 {right} 道",
+                lang,
+            )
+        )
+    if not points:
+        return Scored("correctness", None, ev)
+    weight = len(f.exercises) + (0.5 if f.exercises and questions else 0.0) or 1.0
+    return Scored("correctness", round(MAX_SCORE * min(1.0, sum(points) / weight)), ev)
+
+
+def _edge_cases(f: Facts, lang: Lang) -> Scored:
+    ev: list[str] = []
+    graded = [e for e in f.exercises if e.cases_total > 0]
+    for e in graded:
+        ev.append(
+            _t(
+                f"{e.slug}: {e.cases_passed} of {e.cases_total} drawn cases passed "
+                "(shapes, dtypes, large offsets, tiny scales, gradients)",
+                f"{e.slug}：随机抽取的 {e.cases_total} 个用例通过 {e.cases_passed} 个"
+                "（形状、dtype、大偏移、小尺度、梯度）",
+                lang,
+            )
+        )
+        if e.mistake:
+            ev.append(
+                _t(
+                    f"{e.slug}: the grader named the mistake {e.mistake}",
+                    f"{e.slug}：评测指出的错误是 {e.mistake}",
+                    lang,
+                )
+            )
+    rated = f.self_rating.get("numerical_stability") if f.self_rating else None
+    if rated is not None:
+        ev.append(
+            _t(
+                f"self-rating on numerical stability: {rated} of {SELF_MAX}",
+                f"数值稳定性自评：{rated} / {SELF_MAX}",
+                lang,
+            )
+        )
+    if not graded:
+        return Scored("edge_cases_numerics", None, ev)
+    share = sum(e.cases_passed / e.cases_total for e in graded) / len(graded)
+    score = MAX_SCORE * share
+    if rated is not None:
+        score = 0.75 * score + 0.25 * MAX_SCORE * rated / SELF_MAX
+    return Scored("edge_cases_numerics", round(score), ev)
+
+
+def _cost(f: Facts, lang: Lang) -> Scored:
+    ev: list[str] = []
+    parts: list[float] = []
+    for e in f.exercises:
+        if e.result == "not_answered" or e.budget_seconds <= 0:
+            continue
+        ratio = e.seconds / e.budget_seconds
+        ev.append(
+            _t(
+                f"{e.slug}: {_minutes(e.seconds)} min against a budget of "
+                f"{_minutes(e.budget_seconds)} min",
+                f"{e.slug}：用时 {_minutes(e.seconds)} 分钟，"
+                f"预算 {_minutes(e.budget_seconds)} 分钟",
+                lang,
+            )
+        )
+        parts.append(1.0 if ratio <= 1.0 else max(0.0, 1.0 - (ratio - 1.0)))
+    rated = f.self_rating.get("cost") if f.self_rating else None
+    if rated is not None:
+        ev.append(
+            _t(
+                f"self-rating on cost: {rated} of {SELF_MAX}",
+                f"开销自评：{rated} / {SELF_MAX}",
+                lang,
+            )
+        )
+        parts.append(rated / SELF_MAX)
+    elif f.has_explain:
+        ev.append(_t("the explanation's cost was not rated", "尚未对讲解中的开销部分自评", lang))
+    if not parts:
+        return Scored("cost", None, ev)
+    return Scored("cost", round(MAX_SCORE * sum(parts) / len(parts)), ev)
+
+
+def _communication(f: Facts, lang: Lang) -> Scored:
+    ev: list[str] = []
+    parts: list[float] = []
+    follow = [a for a in f.answers if a.kind == "follow_up"]
+    if follow:
+        right = sum(a.result == "correct" for a in follow)
+        ev.append(
+            _t(
+                f"follow-up questions: {right} of {len(follow)} right",
+                f"追问：{len(follow)} 道答对 {right} 道",
+                lang,
+            )
+        )
+        parts.append(right / len(follow))
+    if f.has_explain:
+        if f.explained:
+            ev.append(
+                _t(
+                    f"explained the code in {f.explain_words} words",
+                    f"讲解代码用了 {f.explain_words} 个词",
+                    lang,
+                )
+            )
+        else:
+            ev.append(_t("did not explain the code", "没有讲解代码", lang))
+            parts.append(0.0)
+        if f.self_rating:
+            total = sum(f.self_rating.get(p, 0) for p in EXPLAIN_POINTS)
+            ev.append(
+                _t(
+                    f"self-rating against the model answer: {total} of "
+                    f"{SELF_MAX * len(EXPLAIN_POINTS)}",
+                    f"对照参考答案自评：{total} / {SELF_MAX * len(EXPLAIN_POINTS)}",
+                    lang,
+                )
+            )
+            if f.explained:
+                parts.append(total / (SELF_MAX * len(EXPLAIN_POINTS)))
+    if not parts:
+        return Scored("communication", None, ev)
+    return Scored("communication", round(MAX_SCORE * sum(parts) / len(parts)), ev)
+
+
+def score(f: Facts, lang: Lang) -> list[Scored]:
+    return [_correctness(f, lang), _edge_cases(f, lang), _cost(f, lang), _communication(f, lang)]
+
+
+def recommend(scored: list[Scored], lang: Lang) -> tuple[Recommendation, list[str]]:
+    """Hire / lean hire / lean no / no, with the reasons a panel would write down.
+
+    Correctness gates the rest: code that does not work is a no whatever else went well."""
+    judged = [s for s in scored if s.score is not None]
+    names = {d: DIMENSION_NAMES[d][1 if lang == "zh" else 0] for d in DIMENSIONS}
+    if not judged:
+        return "no", [_t("nothing was answered", "没有任何作答", lang)]
+    mean = sum(s.score or 0 for s in judged) / len(judged)
+    correct = next((s.score for s in scored if s.dimension == "correctness"), None)
+    if mean >= 3.25 and (correct or 0) >= 3:
+        verdict: Recommendation = "hire"
+    elif mean >= 2.5 and (correct or 0) >= 2:
+        verdict = "lean_hire"
+    elif mean >= 1.5 and (correct or 0) >= 1:
+        verdict = "lean_no"
+    else:
+        verdict = "no"
+    reasons = [
+        _t(
+            f"average {mean:.1f} of {MAX_SCORE} over {len(judged)} scored dimensions",
+            f"{len(judged)} 个评分维度平均 {mean:.1f} / {MAX_SCORE}",
+            lang,
+        )
+    ]
+    best = max(judged, key=lambda s: s.score or 0)
+    worst = min(judged, key=lambda s: s.score or 0)
+    reasons.append(
+        _t(
+            f"strongest: {names[best.dimension]} ({best.score})",
+            f"最强：{names[best.dimension]}（{best.score}）",
+            lang,
+        )
+    )
+    if worst.dimension != best.dimension:
+        reasons.append(
+            _t(
+                f"weakest: {names[worst.dimension]} ({worst.score})",
+                f"最弱：{names[worst.dimension]}（{worst.score}）",
+                lang,
+            )
+        )
+    if correct is not None and correct < 2:
+        reasons.append(
+            _t(
+                "the code did not work well enough to pass the bar",
+                "代码的正确性没有达到要求",
+                lang,
+            )
+        )
+    return verdict, reasons
+
+
+def self_rating_grade(rating: dict[str, int]) -> int:
+    """The self-rating as an FSRS grade for the explained exercise: 1 Again .. 4 Easy."""
+    total = sum(rating.get(p, 0) for p in EXPLAIN_POINTS)
+    share = total / (SELF_MAX * len(EXPLAIN_POINTS))
+    if share < 0.25:
+        return 1
+    if share < 0.6:
+        return 2
+    if share < 0.9:
+        return 3
+    return 4
