@@ -1,7 +1,7 @@
 """an interview's preset, attempt limit and self-rating; the item open/leave events
 
 Revision ID: 0010_interview_plan
-Revises: 0007_submission_history
+Revises: 0009_operators
 Create Date: 2026-12-01 20:40:00
 
 Interviews now follow a preset (phone screen, on-site round, concept screen), limit submissions
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_interview_plan"
-down_revision = "0007_submission_history"
+down_revision = "0009_operators"
 branch_labels = None
 depends_on = None
 
