@@ -30,7 +30,6 @@ SAFE_DURING_INTERVIEW: frozenset[tuple[str, str]] = frozenset(
     {
         ("GET", "/openapi.json"),
         ("GET", "/docs"),
-        ("GET", "/docs/oauth2-redirect"),
         ("GET", "/redoc"),
         ("GET", "/health"),
         ("POST", "/users"),

@@ -202,8 +202,13 @@ def test_a_thirty_minute_round_and_its_report(
     assert sorted(advice) == sorted([2] + [i["position"] for i in untouched])
     assert report["unanswered"] == [i["position"] for i in untouched]
     assert first["next_review"]["text"] == "in 2 days"
-    assert "layer_norm" in report["weakest_topics"]
-    assert set(report["weakest_topics"]) <= {t for i in iv["items"] for t in i["topics"]}
+    # The weakest topics: the interview's topics of least mastery now, weakest first.
+    weakest = report["weakest_topics"]
+    asked = {t for i in iv["items"] for t in i["topics"]}
+    assert set(weakest) <= asked and len(weakest) == min(3, len(asked))
+    now = [report["mastery"][t]["after"] for t in weakest]
+    assert now == sorted(now)
+    assert all(report["mastery"][t]["after"] >= now[-1] for t in asked - set(weakest))
 
     # Over: no more answers, and the report does not change.
     late = api.post(f"{base}/{third['position']}/answers", json={"answer": 0})
