@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_learner_flow import VIEWPORTS, Visit, show_pane, type_code
+from tests.browser.test_learner_flow import VIEWPORTS, Visit, type_code
 from tests.browser.watch import Watch
 from tests.support import REPO, Server
 
