@@ -72,13 +72,15 @@ def cohort(
                 r = c.post(f"/questions/{question.id}/answers", json={"answer": question.answer})
                 assert r.status_code == 200, r.text
             with d.server.client(people["Ana"][1]) as c:
-                iv = c.post("/interviews", json={"minutes": 10, "topics": ["rms_norm"]}).json()
+                plan = {"preset": "concepts", "minutes": 10, "topics": ["rms_norm"]}
+                iv = c.post("/interviews", json=plan).json()
                 first = iv["items"][0]
                 assert first["kind"] == "question"
                 right = bank.get(first["id"]).answer
                 url_ = f"/interviews/{iv['id']}/items/{first['position']}/answers"
                 assert c.post(url_, json={"answer": right}).status_code == 201
-                assert c.post(f"/interviews/{iv['id']}/finish").status_code == 200
+                finished = c.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
+                assert finished.status_code == 200, finished.text
             yield d, people, made
         finally:
             stop_server(d.server)

@@ -119,7 +119,8 @@ def _populate(deployment: Deployment, token: str, bank: QuestionBank) -> None:
         else:
             answered = c.post(f"{base}/submissions", json={"code": SOLUTION})
         assert answered.status_code == 201, answered.text
-        assert c.post(f"/interviews/{iv.json()['id']}/finish").status_code == 200
+        finished = c.post(f"/interviews/{iv.json()['id']}/finish", params={"confirm": "true"})
+        assert finished.status_code == 200, finished.text
 
 
 def _theirs(table: Table, user_id: int) -> Any:
