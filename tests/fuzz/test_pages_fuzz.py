@@ -65,9 +65,10 @@ class _Forms(HTMLParser):
 
 def _kind(path: str) -> tuple[object, ...]:
     """Pages and forms of one kind (every question's page, every exercise's form) are fuzzed
-    once: the section of the path and its depth."""
+    once: the section of the path, its depth, and below an item the action's own name (an
+    exercise's hints and its submissions are two kinds of form)."""
     parts = path.rstrip("/").split("/")
-    return (*parts[:3], len(parts))
+    return (*parts[:3], len(parts), parts[-1] if len(parts) > 4 else "")
 
 
 def _sign_up(client: httpx.Client) -> None:
