@@ -41,10 +41,9 @@
 #   modify `x`.
 # - Elementwise:
 #
-#   ```
-#   "none":  y = x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2)))
-#   "tanh":  y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-#   ```
+#   $$\texttt{"none"}:\quad y = x\,\Phi(x) = \tfrac{1}{2}\,x\left(1 + \operatorname{erf}\!\left(\frac{x}{\sqrt{2}}\right)\right)$$
+#
+#   $$\texttt{"tanh"}:\quad y = \tfrac{1}{2}\,x\left(1 + \tanh\!\left(\sqrt{2/\pi}\,\left(x + 0.044715\,x^3\right)\right)\right)$$
 #
 # - For float16/bfloat16 inputs, compute in float32 and cast the result back once (what
 #   PyTorch's kernel does; see the pitfalls).
@@ -172,10 +171,9 @@
 #   float64、bfloat16 或 float16。返回一个**形状和 dtype 都与 `x` 相同**的新张量，不要修改 `x`。
 # - 逐元素计算：
 #
-#   ```
-#   "none":  y = x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2)))
-#   "tanh":  y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-#   ```
+#   $$\texttt{"none"}:\quad y = x\,\Phi(x) = \tfrac{1}{2}\,x\left(1 + \operatorname{erf}\!\left(\frac{x}{\sqrt{2}}\right)\right)$$
+#
+#   $$\texttt{"tanh"}:\quad y = \tfrac{1}{2}\,x\left(1 + \tanh\!\left(\sqrt{2/\pi}\,\left(x + 0.044715\,x^3\right)\right)\right)$$
 #
 # - 输入为 float16/bfloat16 时，先转成 float32 计算，最后只转换回原 dtype 一次（PyTorch 自己的
 #   kernel 就是这么做的，原因见下文“易错点”）。

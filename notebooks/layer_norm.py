@@ -45,11 +45,9 @@
 #
 # - For every vector along the **last** dimension, with n = `dim`:
 #
-#   ```
-#   mean = (1/n) Σ x_i
-#   var  = (1/n) Σ (x_i - mean)^2          # biased: divide by n
-#   y    = (x - mean) / sqrt(var + eps) * weight + bias
-#   ```
+#   $$\mu = \frac{1}{n}\sum_{i=1}^{n} x_i,\qquad \sigma^2 = \frac{1}{n}\sum_{i=1}^{n} (x_i - \mu)^2\quad\text{(biased: divide by } n\text{)}$$
+#
+#   $$y = \frac{x - \mu}{\sqrt{\sigma^2 + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias}$$
 #
 # Your module must behave like `torch.nn.LayerNorm(dim, eps=eps)`: same outputs and same
 # gradients with respect to `x`, `weight` and `bias`.
@@ -178,11 +176,9 @@
 #
 # - 对**最后一维**上的每个向量（n = `dim`）：
 #
-#   ```
-#   mean = (1/n) Σ x_i
-#   var  = (1/n) Σ (x_i - mean)^2          # 有偏方差：除以 n
-#   y    = (x - mean) / sqrt(var + eps) * weight + bias
-#   ```
+#   $$\mu = \frac{1}{n}\sum_{i=1}^{n} x_i,\qquad \sigma^2 = \frac{1}{n}\sum_{i=1}^{n} (x_i - \mu)^2\quad\text{（有偏方差：除以 }n\text{）}$$
+#
+#   $$y = \frac{x - \mu}{\sqrt{\sigma^2 + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias}$$
 #
 # 你的模块要与 `torch.nn.LayerNorm(dim, eps=eps)` 行为一致：输出相同，对 `x`、`weight`、`bias`
 # 的梯度也相同。

@@ -43,10 +43,7 @@
 #
 # - For every vector along the **last** dimension, with n = `dim`:
 #
-#   ```
-#   ms = (1/n) Σ x_i^2
-#   y  = x / sqrt(ms + eps) * weight
-#   ```
+#   $$\mathrm{ms} = \frac{1}{n}\sum_{i=1}^{n} x_i^2,\qquad y = \frac{x}{\sqrt{\mathrm{ms} + \varepsilon}} \cdot \mathrm{weight}$$
 #
 # Your module must behave like `torch.nn.RMSNorm(dim, eps=eps)`: same outputs and same gradients
 # with respect to `x` and `weight`.
@@ -160,10 +157,7 @@
 #
 # - 对**最后一维**上的每个向量（n = `dim`）：
 #
-#   ```
-#   ms = (1/n) Σ x_i^2
-#   y  = x / sqrt(ms + eps) * weight
-#   ```
+#   $$\mathrm{ms} = \frac{1}{n}\sum_{i=1}^{n} x_i^2,\qquad y = \frac{x}{\sqrt{\mathrm{ms} + \varepsilon}} \cdot \mathrm{weight}$$
 #
 # 你的模块要与 `torch.nn.RMSNorm(dim, eps=eps)` 行为一致：输出相同，对 `x` 和 `weight` 的梯度也相同。
 #
