@@ -42,12 +42,18 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.support import (  # noqa: E402
+    SUITE_ENV,
     Server,
     free_port,
     known_mistakes,
     start_server,
     stop_server,
 )
+
+# Sixteen learners from one address: the per-address and per-learner limits (docs/
+# shared-deployment.md) are lifted, as for the test suite, so the figures measure grading, not
+# the limiter. A checkout older than those limits ignores the settings it does not know.
+BENCHMARK_LIMITS = {**SUITE_ENV, "ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 # What most submissions of a timed session are: code with a known mistake in it. A failing
@@ -339,7 +345,7 @@ def _throughput_round(
     """One server from ``repo``, warmed, then ``concurrent`` clients submitting the worked
     solution (or, with ``mistakes``, layer_norm's known mistakes in turn): (verdicts/s, service
     ms, pool ms, load generator ms), CPU per verdict."""
-    limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
+    limits = BENCHMARK_LIMITS
     with tempfile.TemporaryDirectory() as tmp:
         server = start_other(repo, Path(tmp), **limits)
         try:
@@ -435,7 +441,7 @@ def main() -> None:
         repos = [p.resolve() for p in args.interleave]
         interleaved(repos, args.rounds, args.concurrent, args.per_client, args.mistakes)
         return
-    limits = {"ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
+    limits = BENCHMARK_LIMITS
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.repo is None:
