@@ -21,7 +21,7 @@ from api import interview_records as records
 from api import interview_rubric, submissions
 from api.deps import AppDep, RowId, SessionDep
 from api.interviews import MAX_MINUTES, PRESETS
-from api.models import SubmissionCreate
+from api.models import Interview, SubmissionCreate
 from api.practice_pause import PracticePaused
 from api.questions import TOPICS, PublicQuestion
 from api.routes.interviews import (
@@ -162,9 +162,9 @@ def read_interview_page(
     ctx: AppDep,
 ) -> Response:
     assert user.id is not None
-    if _mine(session, user.id, interview_id):
+    row = _mine(session, user.id, interview_id)
+    if row is not None:
         # Back on the list: whichever item was open stops its clock.
-        row = records.get(session, user_id=user.id, interview_id=interview_id)
         records.leave_open(session, row, now=datetime.now(UTC))
     iv = _interview(interview_id, ctx, user, session, web.lang)
     verdicts: dict[int, Any] = {}
@@ -195,12 +195,12 @@ def read_interview_page(
     )
 
 
-def _mine(session: SessionDep, user_id: int, interview_id: int) -> bool:
+def _mine(session: SessionDep, user_id: int, interview_id: int) -> Interview | None:
+    """The learner's own interview, or None (another learner's, or none at all)."""
     try:
-        records.get(session, user_id=user_id, interview_id=interview_id)
+        return records.get(session, user_id=user_id, interview_id=interview_id)
     except records.InterviewNotFound:
-        return False
-    return True
+        return None
 
 
 @router.get("/app/interviews/{interview_id}/finish")
@@ -332,9 +332,9 @@ def read_interview_item_page(
     time is measured per item whatever order the learner takes them in. A coding item shows
     its prompt beside the editor, with the code last submitted for it here."""
     assert user.id is not None
-    if not _mine(session, user.id, interview_id):
+    row = _mine(session, user.id, interview_id)
+    if row is None:
         raise PageNotFound()
-    row = records.get(session, user_id=user.id, interview_id=interview_id)
     if row.state == "running" and any(i["position"] == position for i in row.items):
         # Opening it starts its clock; an interview that just ran out simply records nothing.
         with contextlib.suppress(records.InterviewOver):
