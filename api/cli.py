@@ -120,6 +120,7 @@ def grade(
 
     from api.catalog import load_catalog
     from api.config import get_settings
+    from api.grading import allowlist
     from api.grading.grader import Grader
     from api.grading.pool import GraderPool
 
@@ -139,7 +140,9 @@ def grade(
         slots=1,
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
-        banned=[catalog[exercise].spec.banned],
+        banned=[
+            allowlist.spec_backstop(catalog[exercise].spec.banned, catalog[exercise].spec.allowed)
+        ],
     )
     try:
         with console.status("starting the sandboxed grader pool..."):

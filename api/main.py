@@ -17,6 +17,7 @@ from api.config import Settings, get_settings
 from api.deps import AppContext
 from api.fairness import GradingLimits, GradingTurns, SharedGradingLimits
 from api.followups import check_follow_ups
+from api.grading import allowlist
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.hold import paused_answer, practice_hold
@@ -69,7 +70,7 @@ def build_context(settings: Settings) -> AppContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
-        banned=[e.spec.banned for e in catalog.values()],
+        banned=[allowlist.spec_backstop(e.spec.banned, e.spec.allowed) for e in catalog.values()],
     )
     try:
         pool.start()

@@ -56,6 +56,7 @@ class Grader:
                     cases=cases,
                     kind=spec.kind,
                     functions=spec.functions,
+                    allowed=spec.allowed,
                 )
             )
             job = template.with_code(code)

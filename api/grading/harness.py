@@ -30,7 +30,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from api.grading import modargs, tripwire, wire
+from api.grading import allowlist, modargs, tripwire, wire
 from api.grading.spec import Call, Case, Factory, InitValue, Kind, Layout, ModuleArg, Update
 
 SUBMISSION_FILENAME = "<submission>"
@@ -231,6 +231,47 @@ def _update(module: nn.Module | None, step: Update) -> None:
                 target.add_(delta.to(target.dtype))
 
 
+# The child's allow-list guard while ``run_job`` (or an in-process check) runs; None otherwise.
+_guard: allowlist.Guard | None = None
+
+
+@contextlib.contextmanager
+def guarding(guard: allowlist.Guard | None) -> Iterator[None]:
+    """Run the block with ``guard`` on the dispatch-mode stack and known to the harness, and
+    note on it whether it was still there, switched on, when the block ended (``tampered``).
+    Modes the learner's code left on the stack above it are dropped."""
+    global _guard
+    if guard is None:
+        yield
+        return
+    from torch.utils._python_dispatch import (
+        _get_current_dispatch_mode_stack,
+        _pop_mode,
+        _push_mode,
+    )
+
+    depth = len(_get_current_dispatch_mode_stack())
+    previous, _guard = _guard, guard
+    _push_mode(guard)
+    try:
+        yield
+    finally:
+        if not guard.installed():
+            guard.tampered = True
+        guard.active = True
+        while len(_get_current_dispatch_mode_stack()) > depth:
+            _pop_mode()
+        _guard = previous
+
+
+def _exempt() -> contextlib.AbstractContextManager[None]:
+    return _guard.exempt() if _guard is not None else contextlib.nullcontext()
+
+
+def _by_hand() -> contextlib.AbstractContextManager[None]:
+    return _guard.by_hand() if _guard is not None else contextlib.nullcontext()
+
+
 def _function(target: Any, name: str) -> Any:
     """The function a call calls: the only one, or the one it names among several."""
     if isinstance(target, Mapping):
@@ -262,7 +303,8 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
             fn = _function(subject.target, step.function)
             out = fn(*inputs, *step.args, **case.init_kwargs)
         else:
-            out = subject.target.apply(*inputs, *step.args, *case.init_kwargs.values())
+            with _by_hand():
+                out = subject.target.apply(*inputs, *step.args, *case.init_kwargs.values())
     for name, count in subject.counts.items():
         outcome.calls[f"{k}.{name}"] = count
     outs = _outputs(out)
@@ -290,7 +332,11 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
         if len(tensors) == len(grads) and all(
             o.shape == g.shape and o.requires_grad for o, g in zip(tensors, grads, strict=True)
         ):
-            _engine_backward(tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)])
+            # Autograd's own backward of the learner's forward: the grader's work, not theirs.
+            with _exempt():
+                _engine_backward(
+                    tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)]
+                )
             for i, t in enumerate(inputs):
                 if t.is_floating_point():
                     _record_grad(outcome, f"{k}.grad.{_input_name(i, n)}", t.grad)
@@ -360,7 +406,9 @@ def _raw_backward(
         return
     n = len(inputs)
     node: Any = first.grad_fn  # the learner's BackwardCFunction: apply(*grads) runs backward
-    with torch.no_grad():  # as the engine runs a backward that is not double-differentiable
+    # As the engine runs a backward that is not double-differentiable; by hand, so grad mode
+    # switched on or the engine entered inside it is recorded (``allowlist.Guard``).
+    with torch.no_grad(), _by_hand():
         # Copies: a backward that writes into its grad_output must not change the case's data.
         raw = node.apply(*(g.to(o.dtype, copy=True) for o, g in zip(outputs, grads, strict=True)))
     returned = raw if isinstance(raw, tuple) else (raw,)
@@ -532,11 +580,18 @@ def encode_job(
     cases: Iterable[Case],
     kind: Kind = "module",
     functions: Sequence[str] = (),
+    allowed: Sequence[str] | None = None,
 ) -> bytes:
     """The child's job. ``functions``: every name a function exercise with several functions
-    asks for (``ExerciseSpec.functions``); empty for one entry point, ``class_name``."""
+    asks for (``ExerciseSpec.functions``); empty for one entry point, ``class_name``.
+    ``allowed``: the spec's allow-list entries (``ExerciseSpec.allowed``), None for none."""
     template = job_template(
-        class_name=class_name, banned=banned, cases=cases, kind=kind, functions=functions
+        class_name=class_name,
+        banned=banned,
+        cases=cases,
+        kind=kind,
+        functions=functions,
+        allowed=allowed,
     )
     return template.with_code(code)
 
@@ -548,8 +603,10 @@ def job_template(
     cases: Iterable[Case],
     kind: Kind = "module",
     functions: Sequence[str] = (),
+    allowed: Sequence[str] | None = None,
 ) -> JobTemplate:
     """Everything of ``encode_job`` but the code."""
+    resolved = None if allowed is None else allowlist.resolve(allowed)
     tensors: dict[str, torch.Tensor] = {}
     described = []
     for i, case in enumerate(cases):
@@ -596,7 +653,11 @@ def job_template(
         "class_name": class_name,
         "kind": kind,
         "functions": list(functions),
-        "banned": list(banned),
+        # With an allow-list the child's dispatcher-level tripwire also removes every whole-job
+        # operator outside it (``allowlist.backstop``): the same list the zygote prepared.
+        "banned": allowlist.backstop(list(banned), resolved),
+        # Resolved here, in the trusted parent: the child is told ATen names, not families.
+        "allowed": None if resolved is None else sorted(resolved),
         "cases": described,
     }
     # The code first, as the job has always been written: the same bytes either way.
@@ -682,10 +743,17 @@ def run_job(frame: bytes | bytearray) -> bytes:
     tripped: set[str] = set()
     banned: list[str] = header["banned"]
     tripwires = tripwire.guard(banned, tripped)
+    allowed = header.get("allowed")
+    # A hand-written backward is checked structurally even where nothing else is listed.
+    guard = (
+        allowlist.Guard(frozenset(allowed) if isinstance(allowed, list) else None)
+        if isinstance(allowed, list) or kind == "autograd_function"
+        else None
+    )
     namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     try:
         compiled = compile(header["code"], SUBMISSION_FILENAME, "exec")
-        with tripwires:
+        with tripwires, guarding(guard):
             exec(compiled, namespace)
     except BaseException as exc:
         result["load_error"] = describe_exception(exc)
@@ -707,7 +775,7 @@ def run_job(frame: bytes | bytearray) -> bytes:
             record: dict[str, Any] = {"name": case.name}
             outcome = Outcome()
             try:
-                with tripwires:
+                with tripwires, guarding(guard):
                     run_case(instantiate(entry, case, kind), case, outcome)
             except BaseException as exc:
                 record["error"] = describe_exception(exc)
@@ -730,6 +798,14 @@ def run_job(frame: bytes | bytearray) -> bytes:
                 tensors[f"{i}.{key}"] = t
             result["cases"].append(record)
     result["banned_calls"] = sorted(tripped)
+    if guard is not None:
+        result["refused_ops"] = (
+            guard.refused + [r for r in tripwire.refused if r not in guard.refused]
+        )[: allowlist.MAX_REPORTED]
+        result["by_hand"] = list(guard.structural)
+        result["guard_off"] = guard.tampered
+    elif tripwire.refused:
+        result["refused_ops"] = tripwire.refused[: allowlist.MAX_REPORTED]
     result["stdout"] = stdout.text()
     result["stderr"] = stderr.text()
     try:

@@ -195,6 +195,11 @@ class ExerciseSpec:
     # Qualified names of callables the submission may not reach, by any name: the grader trips
     # on them at run time in the child and looks for them in the source in the parent.
     banned: Sequence[str] = ()
+    # What a solution is made of (``allowlist.FAMILIES`` names, or ATen base names the contract
+    # adds): every other operation the learner's code dispatches is refused, whatever route
+    # reached it (``api/grading/allowlist.py``). None: no list, for an exercise whose contract
+    # composes nn modules and built-ins (an FFN's nn.Linear, a block's nn.LayerNorm).
+    allowed: Sequence[str] | None = None
     # Extra slack on top of the dtype's tolerance, for exercises whose outputs pass through more
     # rounding steps (a FFN's three matmuls) than a norm's.
     tolerance_scale: float = 1.0

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
-from api.grading import diagnosis, harness, wire
+from api.grading import allowlist, diagnosis, harness, wire
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
@@ -998,6 +998,37 @@ def decide(
         )
 
 
+def _refusal(spec: ExerciseSpec, header: Mapping[str, Any]) -> str | None:
+    """Why the child's allow-list guard refused the submission, if it did (``allowlist``):
+    an operation outside the exercise's list, a hand-written backward that had autograd do
+    the work, or the guard itself switched off. The child's report can only get its own code
+    refused, so it is believed; only its shape is checked."""
+    if spec.allowed is not None and header.get("guard_off") is True:
+        return (
+            "Your code switched off the grader's check of the operations it runs. Implement "
+            "it from tensor ops, without touching the dispatcher's modes."
+        )
+    found = header.get("by_hand")
+    found = [k for k in found if k in allowlist.STRUCTURAL] if isinstance(found, list) else []
+    if spec.kind == "autograd_function" and found:
+        what = " and ".join(allowlist.STRUCTURAL[k] for k in found)
+        return (
+            f"Your Function {what} inside forward or backward: autograd did the work the "
+            "exercise asks you to write. Inside them grad mode stays off and the autograd "
+            "engine is not entered; write the gradient with tensor operations."
+        )
+    ops = header.get("refused_ops")
+    ops = [o for o in ops if isinstance(o, str)][:3] if isinstance(ops, list) else []
+    if ops and (spec.allowed is not None or spec.banned):
+        first = ops[0][:80]
+        return (
+            f"Your code ran {', '.join(o[:80] for o in ops)}, which this exercise does not "
+            f"allow: a solution is built from {allowlist.ELEMENTARY_WORDS}. Instead, "
+            f"{allowlist.instead(first)}."
+        )
+    return None
+
+
 def _decide(
     spec: ExerciseSpec,
     cases: Sequence[Case],
@@ -1020,6 +1051,9 @@ def _decide(
             "you to write. Implement it from tensor ops.",
             **base,
         )
+    refused = _refusal(spec, header)
+    if refused is not None:
+        return Verdict(status="rejected", message=refused, **base)
     if header.get("load_error"):
         err = error_info(header["load_error"])
         where = f" at line {err.get('line')}" if err.get("line") else ""

@@ -58,6 +58,33 @@ def _apply(rules: Sequence[Rule], text: str) -> str | None:
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 _MODES = {"train": "train", "eval": "eval", "update": "更新参数"}
 
+# allowlist.py's advice and structural findings, in Chinese (keyed by their English words).
+_INSTEAD_ZH = {
+    "compute the statistics with reductions (x.mean, x.var or sums) and normalise": (
+        "请用归约（x.mean、x.var 或求和）算出统计量，再自己做归一化"
+    ),
+    "subtract the row's max, exponentiate and divide by the sum": (
+        "请减去该行最大值，取指数，再除以总和"
+    ),
+    "write x * Φ(x) with torch.erf (or the tanh formula)": (
+        "请用 torch.erf（或 tanh 公式）写出 x * Φ(x)"
+    ),
+    "write x * torch.sigmoid(x)": "请写成 x * torch.sigmoid(x)",
+    "write the gradient with tensor operations": "请用张量运算写出梯度",
+    "write the matmuls and the softmax yourself": "请自己写出矩阵乘法和 softmax",
+    "compute on plain tensors, without a __torch_dispatch__ of your own": (
+        "请在普通张量上计算，不要自定义 __torch_dispatch__"
+    ),
+    "use elementary tensor operations": "请改用基本的张量运算",
+}
+_STRUCTURAL_ZH = {
+    "switched grad mode on": "打开了 grad mode",
+    "ran the autograd engine (torch.autograd.grad, .backward(), torch.func)": (
+        "运行了 autograd 引擎（torch.autograd.grad、.backward()、torch.func）"
+    ),
+    "used forward-mode AD": "使用了前向模式自动微分（forward-mode AD）",
+}
+
 
 # How a non-contiguous view was made, said as a Chinese reader would (the English word is no
 # identifier the learner types).
@@ -515,6 +542,33 @@ _STATIC = _rules(
     (
         r"Your code's process answered something the grader cannot read\.",
         "你的代码所在的进程返回了评测程序无法读取的内容。",
+    ),
+    (
+        r"Your code ran (?P<n>.+), which this exercise does not allow: a solution is built from "
+        r"arithmetic, elementwise math, reductions, shape and indexing operations, creation, "
+        r"random draws and matrix products\. Instead, (?P<i>.+)\.",
+        lambda m: (
+            f"你的代码运行了 {m['n']}，本题不允许使用它：答案只能由算术、逐元素数学函数、归约、"
+            "形状与索引操作、张量创建、随机采样和矩阵乘法构成。"
+            + _INSTEAD_ZH.get(m["i"], f"请改为：{m['i']}")
+            + "。"
+        ),
+    ),
+    (
+        r"Your Function (?P<w>.+) inside forward or backward: autograd did the work the exercise "
+        r"asks you to write\. Inside them grad mode stays off and the autograd engine is not "
+        r"entered; write the gradient with tensor operations\.",
+        lambda m: (
+            "你的 Function 在 forward 或 backward 里"
+            + "，并且".join(_STRUCTURAL_ZH.get(w, w) for w in m["w"].split(" and "))
+            + "：本题要你亲手写的梯度被 autograd 代劳了。在这两个方法里 grad mode 保持关闭，"
+            "也不能进入 autograd 引擎；请用张量运算写出梯度。"
+        ),
+    ),
+    (
+        r"Your code switched off the grader's check of the operations it runs\. Implement it "
+        r"from tensor ops, without touching the dispatcher's modes\.",
+        "你的代码关掉了评测程序对其所用运算的检查。请用张量运算自己实现，不要改动分发器（dispatcher）的模式。",
     ),
     (
         r"Your code called (?P<n>.+), which does the whole job this exercise asks you to write\. "

@@ -27,6 +27,7 @@ from sqlmodel import Session
 from api import db, submissions
 from api.catalog import Exercise, load_catalog
 from api.config import Settings
+from api.grading import allowlist
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, GradingLost, PoolBusy
 from api.models import Submission
@@ -155,7 +156,7 @@ def build_worker_context(settings: Settings) -> WorkerContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
-        banned=[e.spec.banned for e in catalog.values()],
+        banned=[allowlist.spec_backstop(e.spec.banned, e.spec.allowed) for e in catalog.values()],
     )
     pool.start()
     grader = Grader(pool, time_limit=settings.time_limit_seconds)

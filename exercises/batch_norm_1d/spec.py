@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import torch
 from torch import nn
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, choice, describe, normal, randint, scenario
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Step, Update
 
@@ -545,6 +546,8 @@ SPEC = ExerciseSpec(
     reference=reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=BANNED,
     feature_axis=1,
     ranks=(2, 3),

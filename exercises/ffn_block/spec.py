@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, describe, linear_weight, normal, scenario, update
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
@@ -365,6 +366,9 @@ SPEC = ExerciseSpec(
     reference=FFNBlock,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of, with the FFN's activations and dropout (its contract composes
+    # them): anything else it runs is refused (api/grading/allowlist.py).
+    allowed=(*ELEMENTARY, "activations"),
     banned=BANNED,
     # A norm and three matmuls.
     tolerance_scale=2.0,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import describe, normal, randint
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
@@ -283,6 +284,8 @@ SPEC = ExerciseSpec(
     mistakes=MISTAKES,
     # The whole-norm built-ins, however reached; rsqrt, pow and mean stay allowed. LayerNorm of
     # [h, -h] has mean 0 and variance mean(h^2): RMSNorm in disguise.
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.nn.RMSNorm",
         "torch.nn.functional.rms_norm",

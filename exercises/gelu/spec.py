@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from api.grading import draw
+from api.grading.allowlist import ELEMENTARY
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 FLAGS = ("none", "tanh")
@@ -338,6 +339,8 @@ SPEC = ExerciseSpec(
     reference=reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.nn.functional.gelu",
         "torch.nn.GELU",

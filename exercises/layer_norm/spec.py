@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import torch
 from torch import nn
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import norm_cases
 from api.grading.spec import Case, ExerciseSpec, KnownMistake
 
@@ -337,6 +338,8 @@ SPEC = ExerciseSpec(
     reference=reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.nn.functional.layer_norm",
         "torch.layer_norm",

@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, choice, describe, normal, randint, scenario, update
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
@@ -307,5 +308,7 @@ SPEC = ExerciseSpec(
     reference=MixedPrecisionLayerNorm,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=BANNED,
 )

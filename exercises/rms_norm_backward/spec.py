@@ -16,6 +16,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import choice, constant_rows, describe, normal, scenario, shape_for
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
@@ -272,6 +273,8 @@ SPEC = ExerciseSpec(
     reference=Reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.nn.functional.rms_norm",
         "torch.rms_norm",

@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from api.grading import draw
+from api.grading.allowlist import ELEMENTARY
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -273,6 +274,8 @@ SPEC = ExerciseSpec(
     reference=Reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.nn.functional.silu",
         "torch.nn.SiLU",

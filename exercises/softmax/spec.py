@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import torch
 
+from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import choice, describe, normal, randint
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
 
@@ -354,6 +355,8 @@ SPEC = ExerciseSpec(
     # Whatever normalises in one call, however it is reached. logsumexp is banned too: it is the
     # stability trick this exercise asks for (torch.distributions' Categorical reaches it).
     # exp, log, amax/max and sum stay allowed.
+    # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
+    allowed=ELEMENTARY,
     banned=(
         "torch.softmax",
         "torch.log_softmax",

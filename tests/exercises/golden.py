@@ -43,6 +43,7 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
         cases=cases,
         kind=spec.kind,
         functions=spec.functions,
+        allowed=spec.allowed,
     )
     out, err = sys.stdout, sys.stderr
     try:

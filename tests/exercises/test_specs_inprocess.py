@@ -262,6 +262,7 @@ def run_child_program(source: str, spec: ExerciseSpec, cases: list[Case]) -> dic
         cases=cases,
         kind=spec.kind,
         functions=spec.functions,
+        allowed=spec.allowed,
     )
     out, err = sys.stdout, sys.stderr
     try:
@@ -539,6 +540,7 @@ def grade_in_process(source: str, spec: ExerciseSpec, cases: list[Case]) -> verd
         cases=cases,
         kind=spec.kind,
         functions=spec.functions,
+        allowed=spec.allowed,
     )
     out, err = sys.stdout, sys.stderr
     try:
