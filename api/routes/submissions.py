@@ -244,19 +244,36 @@ def _enqueue_submission(
 
     The row is on record before the task exists, so whatever fails after (the broker, this
     process) the sweeper finds it `queued` and sends it again: the learner never resubmits."""
-    assert ctx.queue is not None
+    queue = ctx.queue
+    assert queue is not None
     try:
         with ctx.limits.slot(user_id):
             _refuse_past_open_jobs(session, user_id, ctx.settings.max_concurrent_gradings)
-            _count_stored(ctx, user_id, address)
-            row = submissions.start(
-                session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
-            )
+            # The address's place in line (api.queue.fair), before anything is stored.
+            token = queue.reserve(address)
+            if token is None:
+                per = ctx.settings.gradings_per_address
+                raise Throttled(
+                    f"{per} submissions from your address are already queued or being graded",
+                    2,
+                    f"你的地址已有 {per} 个提交在排队或评测中",
+                )
+            try:
+                _count_stored(ctx, user_id, address)
+                row = submissions.start(
+                    session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
+                )
+            except BaseException:
+                queue.unreserve(address, token)
+                raise
             assert row.id is not None
-            with ctx.queue.notices.awaiting(row.id) as wait:
-                if ctx.queue.send(row.id):
-                    submissions.mark_sent(session, submission_id=row.id)
-                    wait(ctx.queue.verdict_wait)
+            with queue.notices.awaiting(row.id) as wait:
+                # Sent now if a slot is free for it, else by the worker that frees one.
+                sent = queue.submit(row.id, address=address, user_id=user_id, token=token)
+                for job in sent:
+                    submissions.mark_sent(session, submission_id=job)
+                if row.id in sent or token:
+                    wait(queue.verdict_wait)
             session.refresh(row)
     except Throttled as exc:
         raise _limited(exc) from None
