@@ -108,6 +108,25 @@ def outcomes(session: Session, *, user_id: int, exercise: str) -> tuple[bool, in
 def record(
     session: Session, *, user_id: int, exercise: str, kind: str, rung: int | None, now: datetime
 ) -> None:
+    """Note that this help was shown, once per rung between two passes: reading the same hint
+    again (every GET of it) adds nothing that ``taken_since`` could tell apart, so a learner's
+    rows stay bounded by the hints times the passes, not by how often a page is reloaded."""
+    latest = session.exec(
+        select(HelpUse.at)
+        .where(
+            HelpUse.user_id == user_id,
+            HelpUse.exercise == exercise,
+            HelpUse.kind == kind,
+            HelpUse.rung == rung if rung is not None else col(HelpUse.rung).is_(None),
+        )
+        .order_by(col(HelpUse.at).desc())
+        .limit(1)
+    ).first()
+    if latest is not None:
+        passed = last_pass(session, user_id=user_id, exercise=exercise, before_id=2**63 - 1)
+        if passed is None or _aware(latest) > _aware(passed.at):
+            session.commit()  # end the read transaction
+            return
     session.add(HelpUse(user_id=user_id, exercise=exercise, kind=kind, rung=rung, at=now))
     session.commit()
 

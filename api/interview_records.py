@@ -842,9 +842,18 @@ def record_event(
     it = item(row, position)
     if row.state != InterviewState.running or now >= _aware(row.deadline):
         raise InterviewOver(row)
+    clock: list[interviews.Event] = [
+        (_aware(a.at), a.position, "act") for a in _attempts(session, row)
+    ]
+    for e in _events(session, row):
+        clock.append((_aware(e.at), e.position, "open" if e.event == "open" else "leave"))
     session.commit()
-    session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
-    session.commit()
+    # The item already open opened again, or a leave with nothing open, moves no clock: not
+    # stored, so reloading an item's page adds no row.
+    current = interviews.open_item(clock)
+    if (event == "open" and current != position) or (event == "leave" and current is not None):
+        session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
+        session.commit()
     spent = _spent(session, row, now).get(position, timedelta()).total_seconds()
     return ItemClock(
         position=position,
@@ -1076,7 +1085,7 @@ def _report(
                 entry.explanation = str(mine[0].answer or "")
                 entry.result = ItemResult.answered
                 explained = True
-                explain_words = len(entry.explanation.split())
+                explain_words = rubric.explanation_words(entry.explanation)
         elif it.kind == "exercise" and mine:
             entry.submission_ids = [a.submission_id for a in mine if a.submission_id is not None]
             rows = [
