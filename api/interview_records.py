@@ -578,40 +578,6 @@ def settle_expired(
         settle(session, row, bank=bank, catalog=catalog, now=now)
 
 
-def holding(
-    session: Session, *, user_id: int, kind: str, item_id: str, now: datetime
-) -> Interview | None:
-    """The learner's running interview that asks this item, if any (outside it, the item would
-    be answered with full feedback)."""
-    for row in session.exec(
-        select(Interview).where(
-            Interview.user_id == user_id,
-            Interview.state == InterviewState.running,
-            col(Interview.deadline) > now,
-        )
-    ):
-        if any(i["kind"] == kind and i["id"] == item_id for i in row.items):
-            return row
-    return None
-
-
-def held_exercises(session: Session, *, user_id: int, now: datetime) -> dict[str, datetime]:
-    """The exercises the learner's running interview asks, each with when that interview
-    started: their verdicts stay withheld from then until it ends (see api.routes.submissions)."""
-    held: dict[str, datetime] = {}
-    for row in session.exec(
-        select(Interview).where(
-            Interview.user_id == user_id,
-            Interview.state == InterviewState.running,
-            col(Interview.deadline) > now,
-        )
-    ):
-        for i in row.items:
-            if i["kind"] == "exercise":
-                held[str(i["id"])] = _aware(row.started_at)
-    return held
-
-
 def finish(
     session: Session,
     row: Interview,
