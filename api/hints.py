@@ -123,7 +123,7 @@ def record(
         .limit(1)
     ).first()
     if latest is not None:
-        passed = last_pass(session, user_id=user_id, exercise=exercise, before_id=2**63 - 1)
+        passed = last_pass(session, user_id=user_id, exercise=exercise, before_id=None)
         if passed is None or _aware(latest) > _aware(passed.at):
             session.commit()  # end the read transaction
             return
@@ -172,22 +172,22 @@ class LastPass(NamedTuple):
     at: datetime
 
 
-def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) -> LastPass | None:
-    """The learner's last pass before submission ``before_id``: its id and when it was graded."""
+def last_pass(
+    session: Session, *, user_id: int, exercise: str, before_id: int | None
+) -> LastPass | None:
+    """The learner's last pass before submission ``before_id`` (None: of all): its id and when
+    it was graded."""
     # Three columns of one row, found through the (user, exercise, id) index: not the Submission
     # objects, whose stored verdicts (tens of KiB of JSON each) the ORM would load and decode.
-    row = session.exec(
-        select(Submission.id, Submission.completed_at, Submission.created_at)
-        .where(
-            Submission.user_id == user_id,
-            Submission.exercise == exercise,
-            Submission.state == "done",
-            Submission.verdict == "passed",
-            col(Submission.id) < before_id,
-        )
-        .order_by(col(Submission.id).desc())
-        .limit(1)
-    ).first()
+    query = select(Submission.id, Submission.completed_at, Submission.created_at).where(
+        Submission.user_id == user_id,
+        Submission.exercise == exercise,
+        Submission.state == "done",
+        Submission.verdict == "passed",
+    )
+    if before_id is not None:
+        query = query.where(col(Submission.id) < before_id)
+    row = session.exec(query.order_by(col(Submission.id).desc()).limit(1)).first()
     if row is None or row[0] is None:
         return None
     return LastPass(row[0], row[1] or row[2])
