@@ -117,9 +117,13 @@ def test_an_onsite_round_from_the_cli_in_chinese(signed_up: Learner, bank: Quest
     )
     assert rated.returncode == 0, rated.stderr
     assert "对照参考答案自评：7 / 8" in rated.stdout
+    # The terminal's own words follow the report's language too.
+    assert "得分" in rated.stdout and "score" not in rated.stdout
+    assert "通过" in rated.stdout and " passed " not in rated.stdout
     # Read again in English: the same report, every word in the other language.
     en = signed_up.run("interview", "show", number, "--lang", "en")
     assert en.returncode == 0, en.stderr
     assert "self-rating against the model answer: 7 of 8" in en.stdout
     assert f"explained the code in {words} words" in en.stdout
     assert "Correctness" in en.stdout and "正确性" not in en.stdout
+    assert "score" in en.stdout and "passed" in en.stdout and "得分" not in en.stdout
