@@ -59,6 +59,13 @@ _ZH = {
     "key": "答案",
     "review next": "接下来复习",
     "trend": "历次面试走势",
+    "phone_screen": "电话面试",
+    "onsite": "现场面试",
+    "concepts": "概念面试",
+    "shapes": "张量形状",
+    "numerical_stability": "数值稳定性",
+    "cost": "计算与内存开销",
+    "training_vs_inference": "训练与推理的区别",
 }
 
 
@@ -78,7 +85,7 @@ def _print_interview(iv: dict[str, Any]) -> None:
 
     out.print(
         Text(
-            f"{w('interview')} {iv['id']} · {iv.get('preset') or w('interview')} · "
+            f"{w('interview')} {iv['id']} · {w(iv.get('preset') or 'interview')} · "
             f"{w(iv['state'])} · {_clock(float(iv.get('remaining_seconds') or 0))} {w('left')}"
         )
     )
@@ -136,7 +143,7 @@ def _print_report(report: dict[str, Any]) -> None:
             out.print(Text(f"      {w('key')}: {check.get('correct_answer_text')}", "dim"))
         if item.get("model_answer"):
             for point, text in item["model_answer"].items():
-                out.print(Text(f"      {point}: {text}", "dim"))
+                out.print(Text(f"      {w(point)}: {text}", "dim"))
     if report["review"]:
         out.print(Text(f"{w('review next')}: " + ", ".join(a["id"] for a in report["review"])))
     trend = report.get("trend") or []
