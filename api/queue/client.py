@@ -82,6 +82,13 @@ class GradingQueue:
         except redis.RedisError:
             return None
 
+    def turns(self) -> dict[str, int] | None:
+        """The fair turns' slots, running and pending jobs (None: Redis is unreachable)."""
+        try:
+            return self.fair.status()
+        except redis.RedisError:
+            return None
+
     def ping(self) -> bool:
         try:
             return bool(self.redis.ping())

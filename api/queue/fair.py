@@ -247,6 +247,19 @@ class FairQueue:
         """Hand free slots to pending jobs (after leases lapsed or workers joined)."""
         return [int(s) for s in self._dispatch(keys=self.keys, args=self._args())]
 
+    def status(self) -> dict[str, int]:
+        """The cluster's slots (announced by live workers), jobs sent and not finished, jobs
+        waiting their turn: for the operator's /health."""
+        running, pending, _, _, _, workers, slots, _ = self.keys
+        seen = self.client.zrangebyscore(workers, self._clock() - self.alive_seconds, "+inf")
+        alive = [node for node in seen if isinstance(node, bytes | str)]
+        counts = self.client.hmget(slots, alive) if alive else []
+        return {
+            "slots": sum(int(c) for c in counts if c is not None),
+            "running": int(self.client.zcard(running)),
+            "pending": int(self.client.zcard(pending)),
+        }
+
     def is_pending(self, submission_id: int) -> bool:
         return self.client.zscore(self.keys[1], str(submission_id)) is not None
 

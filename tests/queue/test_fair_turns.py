@@ -83,6 +83,7 @@ def test_a_free_slot_goes_to_the_address_with_the_fewest_jobs(
     # B arrives last but is served first when a slot frees: A has two running, B none.
     assert _submit(fair, 5, "B", 20) == []
     assert fair.is_pending(5) and fair.is_pending(3)
+    assert fair.status() == {"slots": 2, "running": 2, "pending": 3}
     assert fair.release(1) == [5]
     # The next free slot: A (one running) before... A's own earliest pending job.
     assert fair.release(2) == [3]
