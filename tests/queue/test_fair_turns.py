@@ -85,9 +85,11 @@ def test_a_free_slot_goes_to_the_address_with_the_fewest_jobs(
     assert fair.is_pending(5) and fair.is_pending(3)
     assert fair.status() == {"slots": 2, "running": 2, "pending": 3}
     assert fair.release(1) == [5]
-    # The next free slot: A (one running) before... A's own earliest pending job.
+    # Running now: 2 (A) and 5 (B). When 2 ends, A has none running: its earliest pending job.
     assert fair.release(2) == [3]
+    # When 5 ends, B has nothing pending: A's last one.
     assert fair.release(5) == [4]
+    assert fair.status() == {"slots": 2, "running": 2, "pending": 0}
     # A's places come back as its jobs end.
     assert fair.reserve("A") is not None
 
