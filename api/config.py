@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     static_rejections_stored_per_hour: int = Field(default=10, ge=0)
     answers_per_hour: int = Field(default=300, ge=1)
     draft_saves_per_hour: int = Field(default=240, ge=1)
+    # Mock interviews started, and their item clocks moved (opening or leaving an item).
+    interviews_per_hour: int = Field(default=20, ge=1)
+    interview_clock_per_hour: int = Field(default=600, ge=1)
     drafts_per_learner: int = Field(default=32, ge=1)
     draft_bytes_per_learner: int = Field(default=256 << 10, ge=1024)
 

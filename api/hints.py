@@ -108,6 +108,25 @@ def outcomes(session: Session, *, user_id: int, exercise: str) -> tuple[bool, in
 def record(
     session: Session, *, user_id: int, exercise: str, kind: str, rung: int | None, now: datetime
 ) -> None:
+    """Note that this help was shown, once per rung between two passes: reading the same hint
+    again (every GET of it) adds nothing that ``taken_since`` could tell apart, so a learner's
+    rows stay bounded by the hints times the passes, not by how often a page is reloaded."""
+    latest = session.exec(
+        select(HelpUse.at)
+        .where(
+            HelpUse.user_id == user_id,
+            HelpUse.exercise == exercise,
+            HelpUse.kind == kind,
+            HelpUse.rung == rung if rung is not None else col(HelpUse.rung).is_(None),
+        )
+        .order_by(col(HelpUse.at).desc())
+        .limit(1)
+    ).first()
+    if latest is not None:
+        passed = last_pass(session, user_id=user_id, exercise=exercise, before_id=None)
+        if passed is None or _aware(latest) > _aware(passed.at):
+            session.commit()  # end the read transaction
+            return
     session.add(HelpUse(user_id=user_id, exercise=exercise, kind=kind, rung=rung, at=now))
     session.commit()
 
@@ -153,22 +172,22 @@ class LastPass(NamedTuple):
     at: datetime
 
 
-def last_pass(session: Session, *, user_id: int, exercise: str, before_id: int) -> LastPass | None:
-    """The learner's last pass before submission ``before_id``: its id and when it was graded."""
+def last_pass(
+    session: Session, *, user_id: int, exercise: str, before_id: int | None
+) -> LastPass | None:
+    """The learner's last pass before submission ``before_id`` (None: of all): its id and when
+    it was graded."""
     # Three columns of one row, found through the (user, exercise, id) index: not the Submission
     # objects, whose stored verdicts (tens of KiB of JSON each) the ORM would load and decode.
-    row = session.exec(
-        select(Submission.id, Submission.completed_at, Submission.created_at)
-        .where(
-            Submission.user_id == user_id,
-            Submission.exercise == exercise,
-            Submission.state == "done",
-            Submission.verdict == "passed",
-            col(Submission.id) < before_id,
-        )
-        .order_by(col(Submission.id).desc())
-        .limit(1)
-    ).first()
+    query = select(Submission.id, Submission.completed_at, Submission.created_at).where(
+        Submission.user_id == user_id,
+        Submission.exercise == exercise,
+        Submission.state == "done",
+        Submission.verdict == "passed",
+    )
+    if before_id is not None:
+        query = query.where(col(Submission.id) < before_id)
+    row = session.exec(query.order_by(col(Submission.id).desc()).limit(1)).first()
     if row is None or row[0] is None:
         return None
     return LastPass(row[0], row[1] or row[2])

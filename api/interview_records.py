@@ -578,40 +578,6 @@ def settle_expired(
         settle(session, row, bank=bank, catalog=catalog, now=now)
 
 
-def holding(
-    session: Session, *, user_id: int, kind: str, item_id: str, now: datetime
-) -> Interview | None:
-    """The learner's running interview that asks this item, if any (outside it, the item would
-    be answered with full feedback)."""
-    for row in session.exec(
-        select(Interview).where(
-            Interview.user_id == user_id,
-            Interview.state == InterviewState.running,
-            col(Interview.deadline) > now,
-        )
-    ):
-        if any(i["kind"] == kind and i["id"] == item_id for i in row.items):
-            return row
-    return None
-
-
-def held_exercises(session: Session, *, user_id: int, now: datetime) -> dict[str, datetime]:
-    """The exercises the learner's running interview asks, each with when that interview
-    started: their verdicts stay withheld from then until it ends (see api.routes.submissions)."""
-    held: dict[str, datetime] = {}
-    for row in session.exec(
-        select(Interview).where(
-            Interview.user_id == user_id,
-            Interview.state == InterviewState.running,
-            col(Interview.deadline) > now,
-        )
-    ):
-        for i in row.items:
-            if i["kind"] == "exercise":
-                held[str(i["id"])] = _aware(row.started_at)
-    return held
-
-
 def finish(
     session: Session,
     row: Interview,
@@ -842,9 +808,18 @@ def record_event(
     it = item(row, position)
     if row.state != InterviewState.running or now >= _aware(row.deadline):
         raise InterviewOver(row)
+    clock: list[interviews.Event] = [
+        (_aware(a.at), a.position, "act") for a in _attempts(session, row)
+    ]
+    for e in _events(session, row):
+        clock.append((_aware(e.at), e.position, "open" if e.event == "open" else "leave"))
     session.commit()
-    session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
-    session.commit()
+    # The item already open opened again, or a leave with nothing open, moves no clock: not
+    # stored, so reloading an item's page adds no row.
+    current = interviews.open_item(clock)
+    if (event == "open" and current != position) or (event == "leave" and current is not None):
+        session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
+        session.commit()
     spent = _spent(session, row, now).get(position, timedelta()).total_seconds()
     return ItemClock(
         position=position,
@@ -1076,7 +1051,7 @@ def _report(
                 entry.explanation = str(mine[0].answer or "")
                 entry.result = ItemResult.answered
                 explained = True
-                explain_words = len(entry.explanation.split())
+                explain_words = rubric.explanation_words(entry.explanation)
         elif it.kind == "exercise" and mine:
             entry.submission_ids = [a.submission_id for a in mine if a.submission_id is not None]
             rows = [

@@ -7,6 +7,7 @@ everything here is arithmetic and words, in English and Chinese.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -241,6 +242,27 @@ class Scored:
     evidence: list[str]
 
 
+# Scripts written without spaces between words: each character is counted as one word (a
+# Chinese word is one to three characters; a character is what a Chinese reader counts, 字数).
+_UNSPACED = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f]"
+)
+# Punctuation (CJK and ASCII) is no word, standing alone or not.
+_PUNCTUATION = re.compile(
+    r"[\s\u3000-\u303f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+    r"!-/:-@\[-`{-~]+"
+)
+
+
+def explanation_words(text: str) -> int:
+    """How long an explanation is, in words: runs of letters and digits between spaces and
+    punctuation, and every Chinese (Japanese, Korean) character on its own, so "LayerNorm 的
+    方差用有偏估计" is 1 + 8 and a Chinese answer is not one "word" for want of spaces."""
+    count = len(_UNSPACED.findall(text))
+    rest = _UNSPACED.sub(" ", text)
+    return count + sum(1 for run in _PUNCTUATION.split(rest) if run)
+
+
 def _t(en: str, zh: str, lang: Lang) -> str:
     return zh if lang == "zh" else en
 
@@ -385,7 +407,7 @@ def _communication(f: Facts, lang: Lang) -> Scored:
             ev.append(
                 _t(
                     f"explained the code in {f.explain_words} words",
-                    f"讲解代码用了 {f.explain_words} 个词",
+                    f"讲解代码用了 {f.explain_words} 个字词",
                     lang,
                 )
             )

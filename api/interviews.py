@@ -324,3 +324,15 @@ def time_per_item(
             break
     charge(current, ended_at)
     return spent
+
+
+def open_item(events: Iterable[Event]) -> int | None:
+    """The item whose clock runs after these events (``time_per_item``'s rules), if any."""
+    current: int | None = None
+    for _, position, what in sorted(events, key=lambda e: e[0]):
+        if what == "act":
+            if current is not None and current != position:
+                current = None
+        else:
+            current = position if what == "open" else None
+    return current

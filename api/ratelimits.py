@@ -89,6 +89,16 @@ def rules(settings: Settings) -> dict[str, Rule]:
             f"more than {s.answers_per_hour} answers an hour",
             f"每小时作答超过 {s.answers_per_hour} 次",
         ),
+        "interviews": Rule(
+            RateLimitItemPerHour(s.interviews_per_hour),
+            f"more than {s.interviews_per_hour} mock interviews started an hour",
+            f"每小时开始的模拟面试超过 {s.interviews_per_hour} 场",
+        ),
+        "interview_clock": Rule(
+            RateLimitItemPerHour(s.interview_clock_per_hour),
+            f"more than {s.interview_clock_per_hour} items opened or left an hour",
+            f"每小时打开或离开题目超过 {s.interview_clock_per_hour} 次",
+        ),
         "draft_saves": Rule(
             RateLimitItemPerHour(s.draft_saves_per_hour),
             f"more than {s.draft_saves_per_hour} draft saves an hour",

@@ -219,26 +219,6 @@ def _as_recorded(value: Any) -> Any:
     return value
 
 
-def withheld(view: dict[str, Any]) -> dict[str, Any]:
-    """A submission's public view with everything but passed / not passed held back: what a
-    learner sees of a coding item while the mock interview asking it runs."""
-    kept = ("id", "exercise", "state", "verdict", "created_at", "completed_at")
-    return {
-        **{k: view[k] for k in kept},
-        "message": "Details are withheld until your mock interview ends.",
-        "checks": [],
-        "diagnosis": None,
-        "error": None,
-        "stdout": "",
-        "stderr": "",
-        "cases_total": 0,
-        "cases_passed": 0,
-        "seed": None,
-        "timings_ms": {},
-        "withheld": True,
-    }
-
-
 def _iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None

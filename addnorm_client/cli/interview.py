@@ -32,21 +32,67 @@ IdArg = Annotated[int, typer.Argument(help="The interview's number.")]
 ItemArg = Annotated[int, typer.Argument(help="The item's position (1, 2, ...).")]
 
 
+# The terminal's own words, in the report's language (the server's texts come in it already);
+# the same words as the pages (api/web/i18n.py).
+_ZH = {
+    "question": "概念题",
+    "exercise": "编程题",
+    "follow_up": "追问",
+    "explain": "讲解代码",
+    "open": "未作答",
+    "answered": "已作答",
+    "submitted": "已提交",
+    "received": "已收到",
+    "passed": "通过",
+    "not_passed": "未通过",
+    "pending": "等待评测",
+    "correct": "正确",
+    "wrong": "错误",
+    "not_answered": "未作答",
+    "running": "进行中",
+    "finished": "已结束",
+    "expired": "已超时",
+    "interview": "模拟面试",
+    "left": "剩余",
+    "score": "得分",
+    "submissions": "次提交",
+    "key": "答案",
+    "review next": "接下来复习",
+    "trend": "历次面试走势",
+    "phone_screen": "电话面试",
+    "onsite": "现场面试",
+    "concepts": "概念面试",
+    "shapes": "张量形状",
+    "numerical_stability": "数值稳定性",
+    "cost": "计算与内存开销",
+    "training_vs_inference": "训练与推理的区别",
+}
+
+
+def _word(word: str, lang: str) -> str:
+    return _ZH.get(word, word) if lang == "zh" else word
+
+
 def _clock(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
 def _print_interview(iv: dict[str, Any]) -> None:
+    lang = str(iv.get("lang") or "en")
+
+    def w(word: str) -> str:
+        return _word(word, lang)
+
     out.print(
         Text(
-            f"interview {iv['id']} · {iv.get('preset') or 'interview'} · {iv['state']} · "
-            f"{_clock(float(iv.get('remaining_seconds') or 0))} left"
+            f"{w('interview')} {iv['id']} · {w(iv.get('preset') or 'interview')} · "
+            f"{w(iv['state'])} · {_clock(float(iv.get('remaining_seconds') or 0))} {w('left')}"
         )
     )
     for it in iv["items"]:
         label = it.get("ask") or (it.get("question") or {}).get("prompt") or it.get("title")
         line = (
-            f"  {it['position']:>2}. {it['kind']:<9} {it['status']:<9} "
+            f"  {it['position']:>2}. {w(it['kind']):<9} {w(it['status']):<9} "
             f"{_clock(it['time_spent_seconds'])}/{_clock(it['budget_seconds'])}  {label}"
         )
         out.print(Text(line))
@@ -60,10 +106,15 @@ def _print_interview(iv: dict[str, Any]) -> None:
 
 
 def _print_report(report: dict[str, Any]) -> None:
+    lang = str(report.get("lang") or "en")
+
+    def w(word: str) -> str:
+        return _word(word, lang)
+
     out.print(Text(""))
     out.print(
         Text(
-            f"{report['recommendation_name']} · score {report['score']['right']}/"
+            f"{report['recommendation_name']} · {w('score')} {report['score']['right']}/"
             f"{report['score']['total']}",
             "bold",
         )
@@ -78,10 +129,10 @@ def _print_report(report: dict[str, Any]) -> None:
     for item in report["items"]:
         out.print(
             Text(
-                f"  {item['position']:>2}. {item['kind']:<9} {item['result']:<12} "
+                f"  {item['position']:>2}. {w(item['kind']):<9} {w(item['result']):<12} "
                 f"{_clock(item['time_spent_seconds'])}/{_clock(item['budget_seconds'])}"
                 + (
-                    f"  {item['attempts']}/{item['max_attempts']} submissions"
+                    f"  {item['attempts']}/{item['max_attempts']} {w('submissions')}"
                     if item.get("max_attempts")
                     else ""
                 )
@@ -89,15 +140,16 @@ def _print_report(report: dict[str, Any]) -> None:
         )
         check = item.get("check")
         if check:
-            out.print(Text(f"      key: {check.get('correct_answer_text')}", "dim"))
+            out.print(Text(f"      {w('key')}: {check.get('correct_answer_text')}", "dim"))
         if item.get("model_answer"):
             for point, text in item["model_answer"].items():
-                out.print(Text(f"      {point}: {text}", "dim"))
+                out.print(Text(f"      {w(point)}: {text}", "dim"))
     if report["review"]:
-        out.print(Text("review next: " + ", ".join(a["id"] for a in report["review"])))
+        out.print(Text(f"{w('review next')}: " + ", ".join(a["id"] for a in report["review"])))
     trend = report.get("trend") or []
     if len(trend) > 1:
-        out.print(Text("trend: " + " → ".join(f"#{p['id']} {p['score']:.1f}" for p in trend)))
+        points = " → ".join(f"#{p['id']} {p['score']:.1f}" for p in trend)
+        out.print(Text(f"{w('trend')}: {points}"))
 
 
 def _item(iv: dict[str, Any], position: int) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from api.grading.grader import Grader
 from api.grading.pool import GraderPool, GradingLost, PoolBusy
 from api.models import Submission
 from api.queue.celery_app import GRADE_TASK, QUEUE, make_celery
+from api.queue.fair import FairQueue, fair_queue
 from api.queue.notices import VerdictNotices
 from api.queue.sweeper import Policy, sweep
 from api.submitting import grade_stored
@@ -50,6 +51,7 @@ class WorkerContext:
     grader: Grader
     notices: VerdictNotices
     redis: redis.Redis
+    fair: FairQueue
 
 
 def sweep_policy(settings: Settings) -> Policy:
@@ -82,10 +84,30 @@ def grade_task(ctx: WorkerContext, task: Any, submission_id: int) -> str:
                 submission_id=submission_id,
                 reason=f"not graded: {exc} ({tries} tries); please resubmit",
             )
+    # The job is over: its slot goes to the next job in fair turn (api.queue.fair).
+    send_due(ctx, task.app, release=submission_id)
     if row is None:
         return "already recorded"
     ctx.notices.publish(submission_id)
     return row.state
+
+
+def send_due(ctx: WorkerContext, app: Celery, *, release: int | None = None) -> None:
+    """Free ``release``'s slot (if given) and send to Celery every pending job that has a
+    slot now. Without Redis nothing is sent here: the rows stay `queued` for the sweeper."""
+    try:
+        due = ctx.fair.dispatch() if release is None else ctx.fair.release(release)
+    except redis.RedisError as exc:
+        log.warning("fair turns unavailable (the sweeper re-sends what waits): %s", exc)
+        return
+    for submission_id in due:
+        try:
+            app.send_task(GRADE_TASK, args=[submission_id])
+        except Exception as exc:
+            log.warning("could not send submission %s (the sweeper will): %s", submission_id, exc)
+            continue
+        with Session(ctx.engine) as session:
+            submissions.mark_sent(session, submission_id=submission_id)
 
 
 def register(app: Celery, ctx: WorkerContext) -> None:
@@ -116,8 +138,17 @@ class Sweeper(threading.Thread):
         self.ctx.redis.zremrangebyscore(
             key, "-inf", now - 10 * self.ctx.settings.sweep_interval_seconds
         )
+        self.ctx.fair.announce(self.node, self.slots)
+
+    @property
+    def slots(self) -> int:
+        """Jobs this worker grades at once: its threads, at most its grader's slots."""
+        s = self.ctx.settings
+        return min(s.worker_concurrency or s.grader_slots, s.grader_slots)
 
     def regrade(self, submission_id: int) -> None:
+        if self.ctx.fair.is_pending(submission_id):
+            return  # waiting for its fair turn, not lost: a release sends it
         self.app.send_task(GRADE_TASK, args=[submission_id])
         with Session(self.ctx.engine) as session:
             submissions.mark_sent(session, submission_id=submission_id)
@@ -136,11 +167,19 @@ class Sweeper(threading.Thread):
 
     def run(self) -> None:
         heartbeat = self.ctx.settings.data_dir / HEARTBEAT
+        try:
+            # Counted in the cluster's capacity from the start, not one interval later.
+            self.announce()
+            send_due(self.ctx, self.app)
+        except Exception:
+            log.exception("could not announce this worker; trying again next interval")
         while not self.stopped.wait(self.ctx.settings.sweep_interval_seconds):
             try:
                 # The container health check reads this file's age (docker-compose.cluster.yml).
                 heartbeat.touch()
                 self.announce()
+                # Slots whose leases lapsed, or of workers that joined, go to pending jobs.
+                send_due(self.ctx, self.app)
                 self.sweep_once()
             except Exception:
                 log.exception("sweep failed; trying again next interval")
@@ -165,7 +204,9 @@ def build_worker_context(settings: Settings) -> WorkerContext:
     assert url is not None
     client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
     notices = VerdictNotices(client, prefix=settings.redis_prefix)
-    return WorkerContext(settings, engine, catalog, grader, notices, client)
+    return WorkerContext(
+        settings, engine, catalog, grader, notices, client, fair_queue(client, settings)
+    )
 
 
 def run_worker(settings: Settings) -> int:
@@ -202,6 +243,7 @@ def run_worker(settings: Settings) -> int:
         sweeper.stopped.set()
         with contextlib.suppress(redis.RedisError):
             ctx.redis.zrem(f"{settings.redis_prefix}workers", node)
+            ctx.fair.withdraw(node)
         ctx.grader.pool.close()
         ctx.redis.close()
         ctx.engine.dispose()

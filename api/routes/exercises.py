@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from api import drafts, hints, interview_records, practice, progress
+from api import drafts, hints, practice, practice_pause, progress
 from api.catalog import HINT_RUNGS, Exercise, Lang
 from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, SessionDep
 from api.followups import follow_ups_for
@@ -73,21 +73,10 @@ def read_exercise(
 # --------------------------------------------------------------------------- hints and solution
 
 
-def _not_during_interview(session: Session, user_id: int, exercise: Exercise) -> None:
-    """Help for an exercise a running mock interview asks is refused, like its feedback."""
-    held = interview_records.holding(
-        session, user_id=user_id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
-    )
-    # End the read transaction before the write that follows (SQLite's lock upgrade).
-    session.commit()
-    if held is not None:
-        raise HTTPException(
-            409,
-            detail=(
-                f"{exercise.slug} is part of your running mock interview {held.id}: hints and "
-                "the worked solution open again when it ends"
-            ),
-        )
+def _not_during_interview(session: Session, user_id: int) -> None:
+    """Help waits, like every other practice, while the learner's mock interview runs (the
+    service-layer check, for callers that are not routes; api.hold refuses the routes first)."""
+    practice_pause.ensure_open(session, user_id=user_id)
 
 
 class HintPublic(BaseModel):
@@ -111,7 +100,7 @@ def read_hint(
         raise HTTPException(
             404, detail=f"Hint {number} does not exist: {exercise.slug} has hints 1 to {total}"
         )
-    _not_during_interview(session, user.id, exercise)
+    _not_during_interview(session, user.id)
     hints.record(
         session, user_id=user.id, exercise=exercise.slug, kind="hint", rung=number, now=_now()
     )
@@ -135,7 +124,7 @@ def _solution(
     ctx: AppContext, exercise: Exercise, user: User, session: Session, *, reveal: bool, lang: Lang
 ) -> SolutionPublic:
     assert user.id is not None
-    _not_during_interview(session, user.id, exercise)
+    _not_during_interview(session, user.id)
     passed, failed = hints.outcomes(session, user_id=user.id, exercise=exercise.slug)
     access = hints.solution_access(passed=passed, failed=failed, reveal=reveal, lang=lang)
     if not access.allowed:

@@ -42,6 +42,9 @@ def health_detail(ctx: AppContext) -> dict[str, Any]:
             "broker": "ok" if broker else "unreachable",
             # Submissions wait in the queue (202) while this is 0: the API itself is fine.
             "workers": ctx.queue.live_workers(),
+            # The cluster's grading slots in fair turns (api.queue.fair): jobs sent to workers
+            # and not finished, and jobs waiting for a slot.
+            "turns": ctx.queue.turns(),
             "exercises": len(ctx.catalog),
             "questions": len(ctx.questions),
             "sandbox": {"profile": ctx.settings.sandbox, "running": False, "graded_by": "workers"},

@@ -125,6 +125,7 @@ def create_interview(
     minutes = body.minutes if body.minutes is not None else PRESETS[preset].minutes
     if not shortest <= minutes <= MAX_MINUTES:
         raise HTTPException(422, detail=f"minutes must be between {shortest:g} and {MAX_MINUTES:g}")
+    ctx.client_limits.hit("interviews", user.id)
     now = _now()
     try:
         row = records.start(
@@ -229,6 +230,7 @@ def _clock(
     user_id: int,
     session: SessionDep,
 ) -> records.ItemClock:
+    ctx.client_limits.hit("interview_clock", user_id)
     now = _now()
     try:
         row = _settled(ctx, user_id, session, interview_id)
@@ -269,8 +271,10 @@ def create_interview_answer(
     session: SessionDep,
 ) -> records.AnswerRecorded:
     """Answer a question or follow-up (its answer as for POST /questions/{id}/answers), or an
-    explain item (a few sentences of text): recorded, with no word on whether it is right."""
+    explain item (a few sentences of text): recorded, with no word on whether it is right.
+    Counted with the learner's other answers (ADDNORM_ANSWERS_PER_HOUR)."""
     assert user.id is not None
+    ctx.client_limits.hit("answers", user.id)
     now = _now()
     try:
         row = _settled(ctx, user.id, session, interview_id)

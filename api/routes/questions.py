@@ -78,15 +78,6 @@ def create_answer(
     assert user.id is not None
     question = _question(ctx, question_id)
     now = datetime.now(UTC)
-    held = interview_records.holding(
-        session, user_id=user.id, kind="question", item_id=question.id, now=now
-    )
-    if held is not None:
-        raise HTTPException(
-            409,
-            detail=f"This question is part of your running interview {held.id}; answer it "
-            f"there, with POST /interviews/{held.id}/items/<n>/answers",
-        )
     ctx.client_limits.hit("answers", user.id)
     try:
         answered = practice.answer_question(

@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from api import interview_records, plaintext, submissions, submitting
+from api import plaintext, submissions, submitting
 from api.catalog import Exercise, Lang
 from api.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
 from api.fairness import NoTurn, Throttled
@@ -44,23 +44,11 @@ def create_submission(
     request: Request,
     lang: Lang | None = None,
 ) -> Body:
-    """Grade the code and answer with the verdict, unless a running mock interview asks this
-    exercise: then it is a 409 pointing there, so its feedback cannot be had around it.
+    """Grade the code and answer with the verdict. While the learner's mock interview runs,
+    practice is paused (api.hold): a 409 pointing to the interview, before this runs.
 
     The verdict reads in ``lang``, by default the learner's preference (``PATCH /users/me``);
     it is stored in both languages, so reading it later in the other one works too."""
-    assert user.id is not None
-    held = interview_records.holding(
-        session, user_id=user.id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
-    )
-    if held is not None:
-        raise HTTPException(
-            409,
-            detail=(
-                f"{exercise.slug} is part of your running mock interview {held.id}: submit it "
-                f"with POST /interviews/{held.id}/items/{{position}}/submissions until it ends"
-            ),
-        )
     return grade_submission(body, exercise, user, session, ctx, client_key(request), lang=lang)
 
 
@@ -244,19 +232,36 @@ def _enqueue_submission(
 
     The row is on record before the task exists, so whatever fails after (the broker, this
     process) the sweeper finds it `queued` and sends it again: the learner never resubmits."""
-    assert ctx.queue is not None
+    queue = ctx.queue
+    assert queue is not None
     try:
         with ctx.limits.slot(user_id):
             _refuse_past_open_jobs(session, user_id, ctx.settings.max_concurrent_gradings)
-            _count_stored(ctx, user_id, address)
-            row = submissions.start(
-                session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
-            )
+            # The address's place in line (api.queue.fair), before anything is stored.
+            token = queue.reserve(address)
+            if token is None:
+                per = ctx.settings.gradings_per_address
+                raise Throttled(
+                    f"{per} submissions from your address are already queued or being graded",
+                    2,
+                    f"你的地址已有 {per} 个提交在排队或评测中",
+                )
+            try:
+                _count_stored(ctx, user_id, address)
+                row = submissions.start(
+                    session, user_id=user_id, exercise=exercise.slug, code=code, queued=True
+                )
+            except BaseException:
+                queue.unreserve(address, token)
+                raise
             assert row.id is not None
-            with ctx.queue.notices.awaiting(row.id) as wait:
-                if ctx.queue.send(row.id):
-                    submissions.mark_sent(session, submission_id=row.id)
-                    wait(ctx.queue.verdict_wait)
+            with queue.notices.awaiting(row.id) as wait:
+                # Sent now if a slot is free for it, else by the worker that frees one.
+                sent = queue.submit(row.id, address=address, user_id=user_id, token=token)
+                for job in sent:
+                    submissions.mark_sent(session, submission_id=job)
+                if row.id in sent or token:
+                    wait(queue.verdict_wait)
             session.refresh(row)
     except Throttled as exc:
         raise _limited(exc) from None
@@ -285,7 +290,7 @@ def read_submission(
     row = submissions.get(session, user_id=user.id, submission_id=submission_id)
     if row is None:
         raise HTTPException(404, detail="Submission not found")
-    return render(_shown(row, _held(session, user.id)), lang or learner_lang(user))
+    return render(submissions.public(row), lang or learner_lang(user))
 
 
 @router.get("/submissions")
@@ -297,18 +302,5 @@ def read_submissions(
 ) -> list[dict[str, Any]]:
     assert user.id is not None
     rows = submissions.list_for(session, user_id=user.id, exercise=exercise)
-    held = _held(session, user.id)
     shown = lang or learner_lang(user)
-    return [render(_shown(r, held), shown) for r in rows]
-
-
-def _held(session: Session, user_id: int) -> dict[str, datetime]:
-    return interview_records.held_exercises(session, user_id=user_id, now=datetime.now(UTC))
-
-
-def _shown(row: Submission, held: dict[str, datetime]) -> dict[str, Any]:
-    """The public view, details withheld for a coding item of a running interview."""
-    view = submissions.public(row)
-    since = held.get(row.exercise)
-    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-    return submissions.withheld(view) if since is not None and created >= since else view
+    return [render(submissions.public(r), shown) for r in rows]

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from api import drafts, hints, interview_records, submissions
+from api import drafts, hints, practice_pause, submissions
 from api.catalog import Exercise
 from api.deps import AppContext, AppDep, SessionDep
 from api.models import DraftSave, User
@@ -75,9 +75,9 @@ def help_view(
     seen = hints.seen(session, user_id=user.id, exercise=exercise.slug)
     passed, failed = hints.outcomes(session, user_id=user.id, exercise=exercise.slug)
     access = hints.solution_access(passed=passed, failed=failed, reveal=False, lang=lang)
-    held = interview_records.holding(
-        session, user_id=user.id, kind="exercise", item_id=exercise.slug, now=datetime.now(UTC)
-    )
+    # Practice is paused while an interview runs (api.hold refuses the page first): the help
+    # a caller outside a route would build then shows nothing either.
+    held = practice_pause.running(session, user_id=user.id, now=datetime.now(UTC))
     session.commit()
     shown = [(n, exercise.hints[n - 1].text(lang)) for n in seen.hints if n <= len(exercise.hints)]
     following = [n for n in range(1, len(exercise.hints) + 1) if n not in seen.hints]

@@ -24,6 +24,7 @@ from api.interviews import MAX_MINUTES, PRESETS
 from api.models import Interview, SubmissionCreate
 from api.practice_pause import PracticePaused
 from api.questions import TOPICS, PublicQuestion
+from api.ratelimits import Limited
 from api.routes.interviews import (
     InterviewAnswer,
     InterviewCreate,
@@ -336,8 +337,10 @@ def read_interview_item_page(
     if row is None:
         raise PageNotFound()
     if row.state == "running" and any(i["position"] == position for i in row.items):
-        # Opening it starts its clock; an interview that just ran out simply records nothing.
-        with contextlib.suppress(records.InterviewOver):
+        # Opening it starts its clock; an interview that just ran out simply records nothing,
+        # nor does a learner past the hourly budget of clock moves (the page is still shown).
+        with contextlib.suppress(records.InterviewOver, Limited):
+            ctx.client_limits.hit("interview_clock", user.id)
             records.record_event(
                 session, row, position=position, event="open", now=datetime.now(UTC)
             )

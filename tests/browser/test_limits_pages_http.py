@@ -1,7 +1,7 @@
 """The per-learner quotas over HTTP against a real server with small limits: submissions an hour,
-answers an hour, drafts (count, bytes, saves an hour). Each is a 429 with Retry-After and one
-line (a 413 for a draft quota, which waiting does not lift), nothing stored past it, and the
-pages give the reason in the reader's language."""
+answers an hour, drafts (count, bytes, saves an hour), mock interviews an hour. Each is a 429
+with Retry-After and one line (a 413 for a draft quota, which waiting does not lift), nothing
+stored past it, and the pages give the reason in the reader's language."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "ADDNORM_DRAFT_SAVES_PER_HOUR": "6",
         "ADDNORM_DRAFTS_PER_LEARNER": "2",
         "ADDNORM_DRAFT_BYTES_PER_LEARNER": "100000",
+        "ADDNORM_INTERVIEWS_PER_HOUR": "1",
     }
     srv = start_server(tmp_path_factory.mktemp("tight"), **{**DEPLOYED_DEFAULTS, **limits})
     yield srv
@@ -124,3 +125,25 @@ def test_draft_count_bytes_and_saves(tight: Server) -> None:
             " (SELECT id FROM user WHERE name = 'drafts')"
         ).fetchone()
     assert stored[0] == 2 and stored[1] <= 100_000
+
+
+def test_the_interview_page_says_why_in_the_readers_language(tight: Server) -> None:
+    token = tight.new_learner("interviews")
+    with tight.client(token) as c:
+        iv = c.post("/interviews", json={"preset": "concepts"}).json()
+        assert c.post(f"/interviews/{iv['id']}/finish?confirm=true").status_code == 200
+        limited(c.post("/interviews", json={"preset": "concepts"}), "mock interviews started")
+    before = count(tight, "interview")
+    with browser(tight) as page:
+        sign_in(page, token)
+        for lang, words in [
+            ("en", "more than 1 mock interviews started an hour"),
+            ("zh", "每小时开始的模拟面试超过 1 场"),
+        ]:
+            page.cookies.set("addnorm_lang", lang, domain="127.0.0.1")
+            form = csrf_of(page.get("/app/interviews").text)
+            r = page.post("/app/interviews", data={"preset": "concepts", "csrf": form})
+            assert r.status_code == 429, r.text[:300]
+            assert int(r.headers["retry-after"]) >= 1
+            assert words in r.text
+    assert count(tight, "interview") == before

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+
+from api.interview_rubric import explanation_words
+from api.questions import Question, QuestionBank, load_question_bank
 from tests.cli.conftest import Learner, one_line_error
 from tests.support import REPO
 
@@ -37,3 +42,88 @@ def test_a_phone_screen_from_the_cli(signed_up: Learner) -> None:
     )
     text = signed_up.run("interview", "show", str(iv["id"]), "--lang", "zh")
     assert text.returncode == 0 and "正确性" in text.stdout and "评分" not in text.stderr
+
+
+@pytest.fixture(scope="module")
+def bank() -> QuestionBank:
+    return load_question_bank(Path(REPO) / "exercises" / "questions")
+
+
+EXPLANATION_ZH = (
+    "均值和方差只在最后一维上计算，每一行单独归一化；方差用有偏估计，eps 加在方差上再开方，"
+    "所以常数行也不会除以零。开销是对输入扫两遍，时间 O(n)，除了统计量不占额外内存；"
+    "没有滑动统计量，所以训练和推理时行为一样。"
+)
+
+
+def _cli_answer(question: Question) -> str:
+    """The right answer as `addnorm interview answer` takes it ("1", "0,2", "true", 0.5)."""
+    key = question.answer
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, list):
+        return ",".join(str(k) for k in key)
+    return str(key)
+
+
+def test_an_onsite_round_from_the_cli_in_chinese(signed_up: Learner, bank: QuestionBank) -> None:
+    """The 45-minute on-site round, started in Chinese and sat entirely from the terminal:
+    every question answered, both exercises submitted, the explanation written in Chinese
+    (counted in characters, not as one space-less word), the report read, the self-rating
+    given, and the same report shown in English."""
+    r = signed_up.run("interview", "start", "--preset", "onsite", "--lang", "zh", "--json")
+    assert r.returncode == 0, r.stderr
+    iv = json.loads(r.stdout)
+    kinds = [i["kind"] for i in iv["items"]]
+    assert kinds.count("exercise") == 2 and kinds[-1] == "explain", kinds
+    number = str(iv["id"])
+    for it in iv["items"]:
+        at = str(it["position"])
+        assert signed_up.run("interview", "open", number, at).returncode == 0
+        if it["kind"] in ("question", "follow_up"):
+            done = signed_up.run("interview", "answer", number, at, _cli_answer(bank.get(it["id"])))
+        elif it["kind"] == "exercise":
+            code = signed_up.home / f"{it['id']}.py"
+            code.write_text((REPO / "solutions" / f"{it['id']}.py").read_text())
+            done = signed_up.run("interview", "submit", number, at, str(code))
+            assert "received" in done.stdout and "passed" not in done.stdout
+        else:
+            done = signed_up.run("interview", "explain", number, at, EXPLANATION_ZH)
+        assert done.returncode == 0, (it, done.stdout, done.stderr)
+    # All answered: no --yes needed.
+    finished = signed_up.run("interview", "finish", number, "--json")
+    assert finished.returncode == 0, finished.stderr
+    report = json.loads(finished.stdout)["report"]
+    assert all(i["result"] in ("correct", "passed", "answered") for i in report["items"]), [
+        (i["kind"], i["result"]) for i in report["items"]
+    ]
+    explain = report["items"][-1]
+    assert explain["explanation"] == EXPLANATION_ZH and len(explain["model_answer"]) == 4
+    communication = next(d for d in report["rubric"] if d["dimension"] == "communication")
+    words = explanation_words(EXPLANATION_ZH)
+    assert words > 80 and f"讲解代码用了 {words} 个字词" in communication["evidence"]
+    rated = signed_up.run(
+        "interview",
+        "rate",
+        number,
+        "--shapes",
+        "2",
+        "--numerical-stability",
+        "2",
+        "--cost",
+        "1",
+        "--training-vs-inference",
+        "2",
+    )
+    assert rated.returncode == 0, rated.stderr
+    assert "对照参考答案自评：7 / 8" in rated.stdout
+    # The terminal's own words follow the report's language too.
+    assert "得分" in rated.stdout and "score" not in rated.stdout
+    assert "通过" in rated.stdout and " passed " not in rated.stdout
+    # Read again in English: the same report, every word in the other language.
+    en = signed_up.run("interview", "show", number, "--lang", "en")
+    assert en.returncode == 0, en.stderr
+    assert "self-rating against the model answer: 7 of 8" in en.stdout
+    assert f"explained the code in {words} words" in en.stdout
+    assert "Correctness" in en.stdout and "正确性" not in en.stdout
+    assert "score" in en.stdout and "passed" in en.stdout and "得分" not in en.stdout

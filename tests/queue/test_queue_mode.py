@@ -59,6 +59,9 @@ def test_health_counts_live_workers(queue_api: Server, worker: Worker) -> None:
         assert time.monotonic() < deadline, "the running worker never showed in /health"
         time.sleep(0.2)
     assert workers == 1
+    # Its slots count in the fair turns' capacity (its threads, at most its grader's slots).
+    turns = httpx.get(f"{queue_api.url}/health").json()["turns"]
+    assert turns["slots"] >= 1 and turns["pending"] == 0, turns
 
 
 def test_worker_grades_and_the_api_answers_with_the_verdict(
