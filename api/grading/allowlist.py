@@ -191,9 +191,11 @@ def backstop(banned: Sequence[str], allowed: frozenset[str] | None) -> list[str]
     names, and with an allow-list (resolved) every whole-job operator outside it, as
     ``aten.<name>``. The parent names the same lists to the zygote, which prepares them."""
     names = list(banned)
-    if allowed is not None:
-        names += [f"aten.{op}" for op in denied_ops(allowed) if f"aten.{op}" not in names]
-    return names
+    if allowed is None:
+        return names
+    # The extras first: where one resolves to the same callable as a banned name, the banned
+    # name (listed later) is the one the function-mode tripwire records and the verdict shows.
+    return [f"aten.{op}" for op in denied_ops(allowed) if f"aten.{op}" not in names] + names
 
 
 def spec_backstop(banned: Sequence[str], entries: Sequence[str] | None) -> list[str]:

@@ -272,6 +272,47 @@ def _by_hand() -> contextlib.AbstractContextManager[None]:
     return _guard.by_hand() if _guard is not None else contextlib.nullcontext()
 
 
+_MISSING = object()
+
+
+@contextlib.contextmanager
+def _forward_by_hand(function_cls: Any) -> Iterator[None]:
+    """While the learner's ``Function.forward`` itself runs (inside ``apply``), the guard
+    checks it by hand: its class's ``forward`` is wrapped for the call. Scoped to ``forward``
+    and not to ``apply``: an ``apply`` overridden to skip the Function runs with grad mode on,
+    which is the ``backward_not_used`` mistake, not grad mode switched on by the learner."""
+    guard = _guard
+    forward = getattr(function_cls, "forward", None)
+    if guard is None or not callable(forward):
+        yield
+        return
+    own = function_cls.__dict__.get("forward", _MISSING)
+
+    def by_hand(*args: Any, **kwargs: Any) -> Any:
+        if torch.is_grad_enabled():
+            # autograd's apply always calls forward with grad mode off: this call came from an
+            # ``apply`` of the learner's that skips the Function (``backward_not_used``).
+            return forward(*args, **kwargs)
+        with guard.by_hand():
+            return forward(*args, **kwargs)
+
+    try:
+        function_cls.forward = staticmethod(by_hand)
+    except (AttributeError, TypeError):  # a class that refuses: checked as a whole instead
+        with guard.by_hand():
+            yield
+        return
+    try:
+        yield
+    finally:
+        if own is _MISSING:
+            with contextlib.suppress(AttributeError, TypeError):
+                delattr(function_cls, "forward")
+        else:
+            with contextlib.suppress(AttributeError, TypeError):
+                function_cls.forward = own
+
+
 def _function(target: Any, name: str) -> Any:
     """The function a call calls: the only one, or the one it names among several."""
     if isinstance(target, Mapping):
@@ -303,7 +344,7 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
             fn = _function(subject.target, step.function)
             out = fn(*inputs, *step.args, **case.init_kwargs)
         else:
-            with _by_hand():
+            with _forward_by_hand(subject.target):
                 out = subject.target.apply(*inputs, *step.args, *case.init_kwargs.values())
     for name, count in subject.counts.items():
         outcome.calls[f"{k}.{name}"] = count
