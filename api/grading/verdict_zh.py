@@ -166,6 +166,18 @@ _FRAGMENTS = _rules(
     (r"squares past 65504", "平方超过 65504"),
     (r"model cast to x's dtype", "模型转换为 x 的 dtype"),
     (r"random -inf entries", "随机若干位置为 -inf"),
+    # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
+    (r"(?P<n>\d+) keys?", "{n} 个 key"),
+    (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),
+    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key padding 掩码 ({s})"),
+    (r"boolean mask \((?P<s>[^)]*)\)", "布尔掩码 ({s})"),
+    (r"rows (?P<a>\d+) and (?P<b>\d+) fully masked", "第 {a} 行和第 {b} 行整行被掩码"),
+    (
+        r"additive mask \((?P<s>[^)]*)\): N\(0,1\) with -inf entries",
+        "加性掩码 ({s})：N(0,1)，部分位置为 -inf",
+    ),
+    (r"additive mask \((?P<s>[^)]*)\): (?P<m>[-|ij/ 0-9]+)", "加性掩码 ({s})：{m}"),
+    (r"row (?P<i>\d+) all -inf", "第 {i} 行全为 -inf"),
     (r"row (?P<i>\d+) (?P<op>[-+]) (?P<v>\S+)", "第 {i} 行 {op} {v}"),
     (r"of (?P<a>\S+) and of (?P<b>\S+)", "{a} 和 {b}"),
     (r"backward from both outputs", "从两个输出做反向传播"),
