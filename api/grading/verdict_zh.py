@@ -97,6 +97,7 @@ _WHAT = _rules(
         lambda m: "各行分别取常数 " + _listed(re.split(r",? (?:and )?of ", m["v"])),
     ),
     (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ channel offsets", "{m} + 各通道的偏移"),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ a ramp", "{m} + 沿行递增的斜坡"),
     (r"constant along the last dim \(k/4\)", "每行沿最后一维取同一个常数（k/4）"),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
@@ -178,6 +179,23 @@ _FRAGMENTS = _rules(
     ),
     (r"additive mask \((?P<s>[^)]*)\): (?P<m>[-|ij/ 0-9]+)", "加性掩码 ({s})：{m}"),
     (r"row (?P<i>\d+) all -inf", "第 {i} 行全为 -inf"),
+    # Online softmax: the running state and the function a case calls (online_softmax).
+    (r"rising (?P<a>\S+) to (?P<b>\S+) along the row", "沿行从 {a} 递增到 {b}"),
+    (r"the first (?P<n>\d+) entries -inf", "前 {n} 个元素为 -inf"),
+    (r"rows (?P<a>\d+) and (?P<b>\d+) all -inf", "第 {a} 行和第 {b} 行全为 -inf"),
+    (r"the empty state \(m = -inf, s = 0\)", "空状态（m = -inf，s = 0）"),
+    (
+        r"row (?P<i>\d+) in the empty state \(m = -inf, s = 0\)",
+        "第 {i} 行处于空状态（m = -inf，s = 0）",
+    ),
+    (r"running max m = (?P<m>.+?) below the chunk's", "滚动最大值 m = {m}，低于该块的最大值"),
+    (r"running max m = (?P<m>.+?) above the chunk's", "滚动最大值 m = {m}，高于该块的最大值"),
+    (r"running max m = (?P<m>[-+*/0-9Ne(),. ]+)", "滚动最大值 m = {m}"),
+    (r"calls (?P<fn>[a-z_]\w*)", "调用 {fn}"),
+    (
+        r"then (?P<fn>[a-z_]\w*) on chunk 2 from chunk 1's state",
+        "再从第 1 块留下的状态出发，对第 2 块调用 {fn}",
+    ),
     (r"row (?P<i>\d+) (?P<op>[-+]) (?P<v>\S+)", "第 {i} 行 {op} {v}"),
     (r"of (?P<a>\S+) and of (?P<b>\S+)", "{a} 和 {b}"),
     (r"backward from both outputs", "从两个输出做反向传播"),
