@@ -297,6 +297,7 @@ _NOTES = _rules(
     (r"eval on a batch of (?P<n>\d+)", "以 eval 模式在批大小为 {n} 的输入上调用"),
     (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
     (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
+    (r"an optimiser step \(Dropout has no parameters\)", "一次优化器更新（Dropout 没有参数）"),
 )
 
 # A note on a call whose mode is already said ("eval-mode call (eval on a batch of 1)"): the
