@@ -56,6 +56,7 @@ class Grader:
                     cases=cases,
                     kind=spec.kind,
                     functions=spec.functions,
+                    measure_saved=spec.saved_bytes_budget is not None,
                 )
             )
             job = template.with_code(code)

@@ -396,6 +396,7 @@ _TARGETS = _rules(
     (r"(?P<n>\w+) untouched", "{n} 保持原样"),
     (r"constructor raises (?P<e>\w+)", "构造函数抛出 {e}"),
     (r"saved for backward", "为 backward 保存的张量"),
+    (r"bytes saved for backward", "为 backward 保存的字节数"),
     (r"backward", "backward"),
     (r"run", "运行"),
     (r"parameters", "参数"),
@@ -487,6 +488,20 @@ _CHECKS = _rules(
     (
         r"forward kept tensors on ctx attributes \((?P<n>.*)\) instead of save_for_backward",
         "forward 把张量存成了 ctx 的属性（{n}），而没有用 save_for_backward 保存",
+    ),
+    (
+        r"forward kept (?P<n>\d+) bytes for backward, over the budget of (?P<b>\d+) bytes: "
+        r"activations are stored instead of recomputed",
+        "forward 为 backward 保存了 {n} 字节，超出了 {b} 字节的预算：激活被保存了下来，"
+        "而不是重新计算",
+    ),
+    (
+        r"forward kept (?P<n>\d+) bytes for backward, within the budget of (?P<b>\d+) bytes",
+        "forward 为 backward 保存了 {n} 字节，在 {b} 字节的预算之内",
+    ),
+    (
+        r"what forward kept for backward was not observed",
+        "没有观测到 forward 为 backward 保存了什么",
     ),
     (
         r"forward saved nothing with ctx\.save_for_backward",

@@ -43,6 +43,7 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
         cases=cases,
         kind=spec.kind,
         functions=spec.functions,
+        measure_saved=spec.saved_bytes_budget is not None,
     )
     out, err = sys.stdout, sys.stderr
     try:
