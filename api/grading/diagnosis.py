@@ -116,6 +116,9 @@ class Judged(Protocol):
     def not_saved(self) -> bool: ...
 
     @property
+    def over_budget(self) -> bool: ...
+
+    @property
     def raised(self) -> list[str] | None: ...  # a construction case: what the constructor raised
 
     @property
@@ -211,6 +214,28 @@ FOREIGN_BACKWARD = Diagnosis(
         "你的 Function 的 forward 输出没有连到你写的 backward（它的 grad_fn 属于普通的 torch "
         "运算）。通常是因为 forward 计算时 autograd 仍在跟踪，或者返回了在 apply() 之外构造的"
         "张量。请在 forward 中计算并返回结果，再通过 YourFunction.apply(...) 调用。"
+    ),
+)
+
+
+OVER_BUDGET = Diagnosis(
+    name="saved_bytes_over_budget",
+    title="More memory kept for backward than the budget allows",
+    explanation=(
+        "Your outputs and gradients are right, but the forward keeps more bytes for backward "
+        "than the exercise's budget: intermediate activations are stored (by autograd, which "
+        "saves what each op needs for its backward, or on a Function's ctx) instead of "
+        "recomputed. Keep only what recomputation starts from (the input; parameters are not "
+        "counted), run the forward without recording a graph (torch.no_grad() inside a custom "
+        "autograd.Function), and rebuild the activations in backward."
+    ),
+    title_zh="为 backward 保存的内存超出了预算",
+    explanation_zh=(
+        "你的输出和梯度都是对的，但 forward 为 backward 保存的字节数超出了本题的预算：中间激活被"
+        "保存了下来（autograd 会为每个运算保存其 backward 需要的张量，或者存在 Function 的 ctx"
+        " 上），"
+        "而不是重新计算。只保留重计算的起点（输入；参数不计入），在不记录计算图的情况下做前向"
+        "（在自定义 autograd.Function 里用 torch.no_grad()），在 backward 里重建这些激活。"
     ),
 )
 
@@ -742,6 +767,8 @@ def _generic(failing: Sequence[tuple[Case, Judged]]) -> Diagnosis | None:
         return FOREIGN_BACKWARD
     if any(j.not_saved for _, j in failing):
         return NOT_SAVED
+    if any(j.over_budget for _, j in failing):
+        return OVER_BUDGET
     return None
 
 

@@ -57,6 +57,7 @@ class Grader:
                     kind=spec.kind,
                     functions=spec.functions,
                     allowed=spec.allowed,
+                    measure_saved=spec.saved_bytes_budget is not None,
                 )
             )
             job = template.with_code(code)

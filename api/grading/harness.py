@@ -320,7 +320,9 @@ def _function(target: Any, name: str) -> Any:
     return target
 
 
-def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) -> None:
+def _call(
+    subject: Subject, step: Call, k: int, case: Case, outcome: Outcome, measure: bool = False
+) -> None:
     module = subject.module
     if module is not None:
         module.zero_grad(set_to_none=True)
@@ -352,6 +354,10 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
     if outs is None:
         outcome.notes[f"{k}.output_type"] = type(out).__name__[:100]
         return
+    if measure and step.backward:
+        excluded = {_storage(p) for p in module.parameters()} if module is not None else set()
+        kept = _graph_saved_bytes([o.grad_fn for o in outs.values()], excluded)
+        outcome.notes[f"{k}.saved_bytes"] = str(kept)
     for key, o in outs.items():
         outcome.tensors[f"{k}.{key}"] = _detached(o)
     own = False
@@ -389,6 +395,49 @@ def _call(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) ->
     if module is not None:
         for name, b in module.named_buffers():
             outcome.tensors[f"{k}.buffer.{name}"] = b.detach().clone()
+
+
+def _storage(t: torch.Tensor) -> int:
+    """The address of the memory ``t`` lives in (views of one tensor share it)."""
+    return int(t.untyped_storage().data_ptr())
+
+
+MAX_GRAPH_NODES = 10_000
+
+
+def _graph_saved_bytes(roots: list[Any], excluded: set[int]) -> int:
+    """The bytes the autograd graph behind ``roots`` keeps for backward: every tensor a node
+    saved (its ``_saved_*`` fields, a custom Function's ``saved_tensors``) and every tensor
+    left on a custom Function's ctx, once per storage, storages in ``excluded`` (the module's
+    parameters) aside. Read from the graph itself, so saved-tensor hooks the submission might
+    push cannot hide what is kept: reading a field unpacks it."""
+    sizes: dict[int, int] = {}
+
+    def record(value: Any) -> None:
+        items = value if isinstance(value, (tuple, list)) else [value]
+        for t in list(items)[:100]:
+            if isinstance(t, torch.Tensor):
+                key = _storage(t)
+                if key not in excluded:
+                    sizes[key] = max(sizes.get(key, 0), int(t.untyped_storage().nbytes()))
+
+    seen: set[int] = set()
+    stack = [r for r in roots if r is not None]
+    while stack and len(seen) < MAX_GRAPH_NODES:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for name in dir(node):
+            if name.startswith("_saved_") or name == "saved_tensors":
+                with contextlib.suppress(Exception):
+                    record(getattr(node, name))
+        attrs = getattr(node, "__dict__", None)
+        if isinstance(attrs, dict):  # a custom Function's ctx: ctx.h = h
+            for value in list(attrs.values())[:100]:
+                record(list(value.values()) if isinstance(value, dict) else value)
+        stack.extend(n for n, _ in getattr(node, "next_functions", ()) if n is not None)
+    return sum(sizes.values())
 
 
 @contextlib.contextmanager
@@ -495,8 +544,11 @@ def _record_grad(outcome: Outcome, key: str, grad: torch.Tensor | None) -> None:
         outcome.tensors[key] = grad
 
 
-def run_case(subject: Subject, case: Case, outcome: Outcome | None = None) -> Outcome:
-    """Load ``case.state`` and run the case's steps, collecting what the parent compares."""
+def run_case(
+    subject: Subject, case: Case, outcome: Outcome | None = None, *, measure: bool = False
+) -> Outcome:
+    """Load ``case.state`` and run the case's steps, collecting what the parent compares.
+    ``measure``: record the bytes each call's forward keeps for backward (``saved_bytes``)."""
     outcome = Outcome() if outcome is None else outcome
     if case.raises is not None:
         outcome.raised = list(subject.raised or [])
@@ -512,7 +564,7 @@ def run_case(subject: Subject, case: Case, outcome: Outcome | None = None) -> Ou
         if isinstance(step, Update):
             _update(module, step)
         else:
-            _call(subject, step, k, case, outcome)
+            _call(subject, step, k, case, outcome, measure)
     return outcome
 
 
@@ -622,10 +674,12 @@ def encode_job(
     kind: Kind = "module",
     functions: Sequence[str] = (),
     allowed: Sequence[str] | None = None,
+    measure_saved: bool = False,
 ) -> bytes:
     """The child's job. ``functions``: every name a function exercise with several functions
     asks for (``ExerciseSpec.functions``); empty for one entry point, ``class_name``.
-    ``allowed``: the spec's allow-list entries (``ExerciseSpec.allowed``), None for none."""
+    ``allowed``: the spec's allow-list entries (``ExerciseSpec.allowed``), None for none.
+    ``measure_saved``: the spec has a saved-bytes budget, the child measures what is saved."""
     template = job_template(
         class_name=class_name,
         banned=banned,
@@ -633,6 +687,7 @@ def encode_job(
         kind=kind,
         functions=functions,
         allowed=allowed,
+        measure_saved=measure_saved,
     )
     return template.with_code(code)
 
@@ -645,6 +700,7 @@ def job_template(
     kind: Kind = "module",
     functions: Sequence[str] = (),
     allowed: Sequence[str] | None = None,
+    measure_saved: bool = False,
 ) -> JobTemplate:
     """Everything of ``encode_job`` but the code."""
     resolved = None if allowed is None else allowlist.resolve(allowed)
@@ -699,6 +755,7 @@ def job_template(
         "banned": allowlist.backstop(list(banned), resolved),
         # Resolved here, in the trusted parent: the child is told ATen names, not families.
         "allowed": None if resolved is None else sorted(resolved),
+        "measure_saved": bool(measure_saved),
         "cases": described,
     }
     # The code first, as the job has always been written: the same bytes either way.
@@ -811,13 +868,14 @@ def run_job(frame: bytes | bytearray) -> bytes:
                     result["not_a_module"] = problem
                     break
     errors = 0
+    measure = bool(header.get("measure_saved", False))
     if not {"load_error", "missing_class", "not_a_module"} & set(result):
         for i, case in enumerate(cases):
             record: dict[str, Any] = {"name": case.name}
             outcome = Outcome()
             try:
                 with tripwires, guarding(guard):
-                    run_case(instantiate(entry, case, kind), case, outcome)
+                    run_case(instantiate(entry, case, kind), case, outcome, measure=measure)
             except BaseException as exc:
                 record["error"] = describe_exception(exc)
                 record["step"] = outcome.step

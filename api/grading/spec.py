@@ -211,6 +211,12 @@ class ExerciseSpec:
     # ``ctx.save_for_backward`` (the prompt says so). The child counts what goes through it and
     # looks for tensors kept on ctx attributes; either failing is ``saved_on_ctx_attribute``.
     save_for_backward: bool = False
+    # Optional: a memory budget. ``saved_bytes_budget(case, call)`` is the most the forward of a
+    # call with backward may keep for backward, in bytes: every tensor the output's autograd
+    # graph saved (custom Functions' saved_tensors and ctx attributes included), once per
+    # storage, the module's own parameters excluded. The child reads it from the graph after
+    # the forward; over the budget is ``saved_bytes_over_budget``. None: memory is not graded.
+    saved_bytes_budget: Callable[[Case, Call], int] | None = None
     # Optional: the computation with its reduction along ``axis`` and the parameters the case
     # loads (``reduction(function, x, axis, state)``; ``function`` is the call's
     # ``Call.function``, ``state`` the case's, None for default parameters). With it, a failure

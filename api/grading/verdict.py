@@ -563,6 +563,7 @@ class _CaseJudgement:
     reinitialised: bool = False
     foreign_backward: bool = False
     not_saved: bool = False
+    over_budget: bool = False  # more bytes kept for backward than the spec's budget
     raised: list[str] | None = None  # a construction case: what the learner's constructor raised
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
@@ -718,11 +719,31 @@ def _judge_case(
                 "ctx.save_for_backward and none on ctx attributes"
             )
             judgement.checks.append(check("saved for backward", problem is None, message, k))
+        if spec.saved_bytes_budget is not None and step.backward and backward is None:
+            budget = int(spec.saved_bytes_budget(case, step))
+            over, said = _budget_problem(notes, k, budget)
+            judgement.over_budget = judgement.over_budget or over
+            judgement.checks.append(check("bytes saved for backward", not over, said, k))
         if any(not c.passed for c in judgement.checks[before:]):
             break  # later steps build on this one: the first failing step is the news
     judgement.learner = learner
     judgement.expected = expected
     return judgement
+
+
+def _budget_problem(notes: Mapping[str, str], k: int, budget: int) -> tuple[bool, str]:
+    """Whether the bytes the child saw kept for backward break the spec's budget, and the
+    check's message (bounded notes: a missing or malformed count is a failure)."""
+    raw = notes.get(f"{k}.saved_bytes")
+    if raw is None or not raw.isdigit() or len(raw) > 18:
+        return True, "what forward kept for backward was not observed"
+    kept = int(raw)
+    if kept > budget:
+        return True, (
+            f"forward kept {kept} bytes for backward, over the budget of {budget} bytes: "
+            "activations are stored instead of recomputed"
+        )
+    return False, f"forward kept {kept} bytes for backward, within the budget of {budget} bytes"
 
 
 def _saving_problem(notes: Mapping[str, str], k: int) -> str | None:

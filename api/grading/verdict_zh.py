@@ -124,6 +124,7 @@ _WHAT = _rules(
         lambda m: "各行分别取常数 " + _listed(re.split(r",? (?:and )?of ", m["v"])),
     ),
     (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ channel offsets", "{m} + 各通道的偏移"),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ a ramp", "{m} + 沿行递增的斜坡"),
     (r"constant along the last dim \(k/4\)", "每行沿最后一维取同一个常数（k/4）"),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
@@ -193,6 +194,35 @@ _FRAGMENTS = _rules(
     (r"squares past 65504", "平方超过 65504"),
     (r"model cast to x's dtype", "模型转换为 x 的 dtype"),
     (r"random -inf entries", "随机若干位置为 -inf"),
+    # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
+    (r"(?P<n>\d+) keys?", "{n} 个 key"),
+    (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),
+    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key padding 掩码 ({s})"),
+    (r"boolean mask \((?P<s>[^)]*)\)", "布尔掩码 ({s})"),
+    (r"rows (?P<a>\d+) and (?P<b>\d+) fully masked", "第 {a} 行和第 {b} 行整行被掩码"),
+    (
+        r"additive mask \((?P<s>[^)]*)\): N\(0,1\) with -inf entries",
+        "加性掩码 ({s})：N(0,1)，部分位置为 -inf",
+    ),
+    (r"additive mask \((?P<s>[^)]*)\): (?P<m>[-|ij/ 0-9]+)", "加性掩码 ({s})：{m}"),
+    (r"row (?P<i>\d+) all -inf", "第 {i} 行全为 -inf"),
+    # Online softmax: the running state and the function a case calls (online_softmax).
+    (r"rising (?P<a>\S+) to (?P<b>\S+) along the row", "沿行从 {a} 递增到 {b}"),
+    (r"the first (?P<n>\d+) entries -inf", "前 {n} 个元素为 -inf"),
+    (r"rows (?P<a>\d+) and (?P<b>\d+) all -inf", "第 {a} 行和第 {b} 行全为 -inf"),
+    (r"the empty state \(m = -inf, s = 0\)", "空状态（m = -inf，s = 0）"),
+    (
+        r"row (?P<i>\d+) in the empty state \(m = -inf, s = 0\)",
+        "第 {i} 行处于空状态（m = -inf，s = 0）",
+    ),
+    (r"running max m = (?P<m>.+?) below the chunk's", "滚动最大值 m = {m}，低于该块的最大值"),
+    (r"running max m = (?P<m>.+?) above the chunk's", "滚动最大值 m = {m}，高于该块的最大值"),
+    (r"running max m = (?P<m>[-+*/0-9Ne(),. ]+)", "滚动最大值 m = {m}"),
+    (r"calls (?P<fn>[a-z_]\w*)", "调用 {fn}"),
+    (
+        r"then (?P<fn>[a-z_]\w*) on chunk 2 from chunk 1's state",
+        "再从第 1 块留下的状态出发，对第 2 块调用 {fn}",
+    ),
     (r"row (?P<i>\d+) (?P<op>[-+]) (?P<v>\S+)", "第 {i} 行 {op} {v}"),
     (r"of (?P<a>\S+) and of (?P<b>\S+)", "{a} 和 {b}"),
     (r"backward from both outputs", "从两个输出做反向传播"),
@@ -294,6 +324,7 @@ _NOTES = _rules(
     (r"eval on a batch of (?P<n>\d+)", "以 eval 模式在批大小为 {n} 的输入上调用"),
     (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
     (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
+    (r"an optimiser step \(Dropout has no parameters\)", "一次优化器更新（Dropout 没有参数）"),
 )
 
 # A note on a call whose mode is already said ("eval-mode call (eval on a batch of 1)"): the
@@ -392,6 +423,7 @@ _TARGETS = _rules(
     (r"(?P<n>\w+) untouched", "{n} 保持原样"),
     (r"constructor raises (?P<e>\w+)", "构造函数抛出 {e}"),
     (r"saved for backward", "为 backward 保存的张量"),
+    (r"bytes saved for backward", "为 backward 保存的字节数"),
     (r"backward", "backward"),
     (r"run", "运行"),
     (r"parameters", "参数"),
@@ -483,6 +515,20 @@ _CHECKS = _rules(
     (
         r"forward kept tensors on ctx attributes \((?P<n>.*)\) instead of save_for_backward",
         "forward 把张量存成了 ctx 的属性（{n}），而没有用 save_for_backward 保存",
+    ),
+    (
+        r"forward kept (?P<n>\d+) bytes for backward, over the budget of (?P<b>\d+) bytes: "
+        r"activations are stored instead of recomputed",
+        "forward 为 backward 保存了 {n} 字节，超出了 {b} 字节的预算：激活被保存了下来，"
+        "而不是重新计算",
+    ),
+    (
+        r"forward kept (?P<n>\d+) bytes for backward, within the budget of (?P<b>\d+) bytes",
+        "forward 为 backward 保存了 {n} 字节，在 {b} 字节的预算之内",
+    ),
+    (
+        r"what forward kept for backward was not observed",
+        "没有观测到 forward 为 backward 保存了什么",
     ),
     (
         r"forward saved nothing with ctx\.save_for_backward",

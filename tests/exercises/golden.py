@@ -44,6 +44,7 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
         kind=spec.kind,
         functions=spec.functions,
         allowed=spec.allowed,
+        measure_saved=spec.saved_bytes_budget is not None,
     )
     out, err = sys.stdout, sys.stderr
     try:

@@ -53,12 +53,17 @@ DIAGNOSIS_WINDOW = 6
 # margin well above any comparison's tolerance, whatever its exact rule.
 DISTINCT = 1e-3
 
-# Variants that the run-time tripwire cannot see yet: composite aten ops called through
-# torch.ops decompose before the dispatch-mode tripwire runs, and the function-mode tripwire
-# matches Python callables only. Reported to the grader's owner; flip when the harness learns.
-# (slug, variant) pairs the child's tripwires are known to miss; empty since the function-mode
-# tripwire matches torch.ops packets and overloads by operator name.
-TRIPWIRE_GAPS: set[tuple[str, str]] = set()
+# (slug, variant) pairs the child's run-time tripwires are known to miss (the function-mode
+# tripwire matches torch.ops packets and overloads by operator name, so aten ops are seen).
+# What remains: checkpointed_ffn bans plain Python helpers (torch.utils.checkpoint, the
+# saved-tensor hook context managers), whose calls run no torch function dispatch, so only the
+# static check in the parent sees them (the verdict rejects these variants there). The memory
+# measurement does not depend on them: it reads the autograd graph, which hooks cannot hide.
+TRIPWIRE_GAPS: set[tuple[str, str]] = {
+    ("checkpointed_ffn", "rejected_utils_checkpoint"),
+    ("checkpointed_ffn", "rejected_checkpoint_sequential"),
+    ("checkpointed_ffn", "rejected_saved_tensors_hooks"),
+}
 
 
 def load_spec(slug: str) -> ExerciseSpec:
@@ -239,14 +244,18 @@ GENERIC_FAILURES = {
     "module_argument_reinitialised",
     "backward_not_used",
     "saved_on_ctx_attribute",
+    "saved_bytes_over_budget",
 }
 # Variants whose failure is an exception the learner's code raises (``# expect: error``).
 ERROR = "error"
 
 
-def variant_param(v: Variant) -> Any:
+def variant_param(v: Variant, *, runtime: bool = True) -> Any:
+    """A variant as a test parameter; ``runtime``: the test asks what the child's tripwires
+    saw (a known gap is an expected failure there, not in the verdict, which the static check
+    also decides)."""
     marks = []
-    if (v.slug, v.path.stem) in TRIPWIRE_GAPS:
+    if runtime and (v.slug, v.path.stem) in TRIPWIRE_GAPS:
         marks.append(
             pytest.mark.xfail(reason="tripwire misses torch.ops composite ops", strict=True)
         )
@@ -263,6 +272,7 @@ def run_child_program(source: str, spec: ExerciseSpec, cases: list[Case]) -> dic
         kind=spec.kind,
         functions=spec.functions,
         allowed=spec.allowed,
+        measure_saved=spec.saved_bytes_budget is not None,
     )
     out, err = sys.stdout, sys.stderr
     try:
@@ -541,6 +551,7 @@ def grade_in_process(source: str, spec: ExerciseSpec, cases: list[Case]) -> verd
         kind=spec.kind,
         functions=spec.functions,
         allowed=spec.allowed,
+        measure_saved=spec.saved_bytes_budget is not None,
     )
     out, err = sys.stdout, sys.stderr
     try:
@@ -592,7 +603,7 @@ def test_variant_table_is_complete() -> None:
     assert covered == CLASSES, f"classes without a failing variant: {CLASSES - covered}"
 
 
-@pytest.mark.parametrize("variant", [variant_param(v) for v in VARIANT_LIST])
+@pytest.mark.parametrize("variant", [variant_param(v, runtime=False) for v in VARIANT_LIST])
 def test_variant_verdict_in_process(variant: Variant) -> None:
     """The verdict, status and named mistake, that the service must give over HTTP."""
     spec = load_spec(variant.slug)

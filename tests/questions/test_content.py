@@ -420,6 +420,23 @@ def _sdpa_divisor(d_model: int, heads: int) -> float:
     raise AssertionError("no candidate divisor matches scaled_dot_product_attention")
 
 
+def _kept_dropout_unit(value: float, p: float) -> float:
+    """A unit nn.Dropout keeps in training: found by seeding until the unit is kept."""
+    layer = torch.nn.Dropout(p).train()
+    for seed in range(100):
+        torch.manual_seed(seed)
+        out = layer(torch.tensor([value], dtype=torch.float64))
+        if out.item() != 0.0:
+            return out.item()
+    raise AssertionError("never kept")
+
+
+def _online_rescale(m: float, s: float, logit: float) -> float:
+    """The running sum after one more logit: the old sum re-expressed against the new max."""
+    m_new = max(m, logit)
+    return s * math.exp(m - m_new) + math.exp(logit - m_new)
+
+
 def _causal_pairs(n: int) -> float:
     q = torch.randn(1, 1, n, 4)
     allowed = torch.tril(torch.ones(n, n, dtype=torch.bool))
@@ -520,6 +537,8 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "act-qk-score-std": lambda: _qk_score_std(64),
     "act-attention-scale-per-head": lambda: _sdpa_divisor(768, 12),
     "act-causal-mask-allowed-pairs": lambda: _causal_pairs(8),
+    "act-online-softmax-rescale": lambda: _online_rescale(2.0, 3.0, 4.0),
+    "tr-dropout-inverted-scale": lambda: _kept_dropout_unit(3.0, 0.2),
     "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
     "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
     "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),

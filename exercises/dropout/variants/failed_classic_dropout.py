@@ -1,0 +1,16 @@
+# expect: failed mistake=classic_dropout
+import torch
+from torch import nn
+
+
+class Dropout(nn.Module):
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be in [0, 1], got {p}")
+        self.p = p
+
+    def forward(self, x):
+        if self.training:
+            return x * torch.empty_like(x).bernoulli_(1 - self.p)
+        return x * (1 - self.p)  # the expected mask at test time

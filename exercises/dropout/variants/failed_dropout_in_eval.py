@@ -1,0 +1,18 @@
+# expect: failed mistake=dropout_in_eval
+import torch
+from torch import nn
+
+
+class Dropout(nn.Module):
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be in [0, 1], got {p}")
+        self.p = p
+
+    def forward(self, x):
+        if self.p == 0:
+            return x
+        if self.p == 1:
+            return x * 0.0
+        return x * torch.empty_like(x).bernoulli_(1 - self.p) / (1 - self.p)

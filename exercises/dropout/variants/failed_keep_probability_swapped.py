@@ -1,0 +1,18 @@
+# expect: failed mistake=keep_probability_swapped
+import torch
+from torch import nn
+
+
+class Dropout(nn.Module):
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be in [0, 1], got {p}")
+        self.p = p
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        keep_prob = self.p
+        mask = torch.empty_like(x).bernoulli_(keep_prob)
+        return x * mask / keep_prob if keep_prob > 0 else x * mask

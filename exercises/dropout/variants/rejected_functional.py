@@ -1,0 +1,14 @@
+# expect: rejected
+import torch
+from torch import nn
+
+
+class Dropout(nn.Module):
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be in [0, 1], got {p}")
+        self.p = p
+
+    def forward(self, x):
+        return torch.nn.functional.dropout(x, self.p, self.training)

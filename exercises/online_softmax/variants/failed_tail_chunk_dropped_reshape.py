@@ -1,0 +1,20 @@
+# expect: failed mistake=tail_chunk_dropped
+import torch
+
+
+def online_softmax_update(x, m, s):
+    m_new = torch.maximum(m, x.amax(-1, keepdim=True))
+    shift = torch.where(torch.isneginf(m_new), torch.zeros_like(m_new), m_new)
+    return m_new, s * torch.exp(m - shift) + torch.exp(x - shift).sum(-1, keepdim=True)
+
+
+def online_softmax(x, chunk_size=128):
+    # The row viewed as (chunks, chunk_size): whatever does not fill a chunk is cut off.
+    n = x.shape[-1]
+    full = max(n // chunk_size, 1) * min(chunk_size, n)
+    blocks = x[..., :full].reshape(*x.shape[:-1], -1, min(chunk_size, n))
+    m = torch.full_like(x[..., :1], float("-inf"))
+    s = torch.zeros_like(m)
+    for k in range(blocks.shape[-2]):
+        m, s = online_softmax_update(blocks[..., k, :], m, s)
+    return torch.exp(x - m) / s

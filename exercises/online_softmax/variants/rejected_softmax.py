@@ -1,0 +1,12 @@
+# expect: rejected
+import torch
+
+
+def online_softmax_update(x, m, s):
+    m_new = torch.maximum(m, x.amax(-1, keepdim=True))
+    shift = torch.where(torch.isneginf(m_new), torch.zeros_like(m_new), m_new)
+    return m_new, s * torch.exp(m - shift) + torch.exp(x - shift).sum(-1, keepdim=True)
+
+
+def online_softmax(x, chunk_size=128):
+    return torch.softmax(x, dim=-1)

@@ -1,0 +1,19 @@
+# expect: failed mistake=no_scaling
+
+import torch
+
+
+def scaled_dot_product_attention(q, k, v, mask=None, is_causal=False, scale=None):
+    factor = scale if scale is not None else 1.0
+    scores = q @ k.transpose(-2, -1) * factor
+    if is_causal:
+        L, S = scores.shape[-2:]
+        scores = scores.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), float("-inf"))
+    if mask is not None:
+        if mask.dtype == torch.bool:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        else:
+            scores = scores + mask
+    alive = torch.isfinite(scores).any(-1, keepdim=True)
+    weights = torch.softmax(scores.masked_fill(~alive, 0.0), dim=-1).masked_fill(~alive, 0.0)
+    return weights @ v
