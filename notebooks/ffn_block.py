@@ -44,11 +44,11 @@
 # - The function, for `x` of shape `(..., dim)` (1-D to 4-D, possibly non-contiguous), float32 or
 #   float64, returning `(..., dim)` in the same dtype, without modifying `x`:
 #
-#   ```
-#   norm(x) = x * rsqrt(mean(x^2, over the last dim) + eps) * weight
-#   ffn(h)  = w2( silu(w1(h)) * w3(h) )
-#   y       = x + ffn(norm(x))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{norm}(x) &= \frac{x}{\sqrt{\mathrm{mean}(x^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean over the last dim}\\
+#   \mathrm{ffn}(h) &= w_2\big(\mathrm{silu}(w_1(h)) \odot w_3(h)\big)\\
+#   y &= x + \mathrm{ffn}(\mathrm{norm}(x))
+#   \end{aligned}$$
 #
 # - No dropout and no other state: train and eval compute the same thing, on every call, with
 #   whatever values the parameters hold at that call.
@@ -63,6 +63,10 @@
 # The whole-norm built-ins: `nn.RMSNorm`, `F.rms_norm`, `torch.rms_norm`, and the LayerNorm ones
 # (`nn.LayerNorm`, `F.layer_norm`, `torch.layer_norm`). A submission that reaches them is
 # rejected. `nn.Linear`, `F.linear`, `F.silu`, `torch.rsqrt` are fine.
+#
+# ## What your code may run
+#
+# A solution is built from arithmetic, elementwise math, reductions, shape and indexing operations, creation, random draws and matrix products, and the FFN's activations and dropout. Any other operation your code runs, by whatever route (an alias, `getattr`, `torch.ops`, `torch._C`, scripting, a custom op, a tensor subclass, another backend's tensor), is refused: the verdict is *rejected* and names the operation. The built-ins listed above are refused where they are written, even in a branch that never runs: an interviewer reading the code would stop there. torch's private operator implementations (`torch._refs`, `torch._decomp`, `torch._prims`) are refused the same way: they hold every exercise's answer.
 #
 # ## How it is graded
 #
@@ -95,7 +99,7 @@
 # The residual stream is the model's working memory; each half-layer reads a normalised view of it
 # and writes an update. Normalising only the branch input means the branch always sees inputs of a
 # controlled scale, whatever the stream has grown to, while the skip path stays an exact identity:
-# `dy/dx = I + d ffn(norm(x))/dx`, so gradients reach the first layers without passing through
+# $\frac{\partial y}{\partial x} = I + \frac{\partial\, \mathrm{ffn}(\mathrm{norm}(x))}{\partial x}$, so gradients reach the first layers without passing through
 # any norm. That is why pre-norm stacks train deep without depending on the long warm-up that
 # post-norm needs (they still usually warm up briefly: LLaMA uses 2,000 steps). The
 # price: the stream's magnitude grows with depth (each block adds to it), which is why LLaMA adds
@@ -172,11 +176,11 @@
 # - 计算公式：`x` 的形状为 `(..., dim)`（1 维到 4 维，可能是非连续张量），dtype 为 float32 或
 #   float64，返回形状 `(..., dim)`、dtype 相同的结果，不要修改 `x`：
 #
-#   ```
-#   norm(x) = x * rsqrt(mean(x^2, 最后一维) + eps) * weight
-#   ffn(h)  = w2( silu(w1(h)) * w3(h) )
-#   y       = x + ffn(norm(x))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{norm}(x) &= \frac{x}{\sqrt{\mathrm{mean}(x^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean 在最后一维上求}\\
+#   \mathrm{ffn}(h) &= w_2\big(\mathrm{silu}(w_1(h)) \odot w_3(h)\big)\\
+#   y &= x + \mathrm{ffn}(\mathrm{norm}(x))
+#   \end{aligned}$$
 #
 # - 没有 dropout，也没有其他状态：train 和 eval 模式算的是同一个东西，每次调用都用参数在那一刻的值。
 # - 归一化的统计量用 float32 计算再转回原 dtype（LLaMA 的 `self._norm(x.float()).type_as(x)`）
@@ -189,6 +193,10 @@
 # 整个归一化的内置实现：`nn.RMSNorm`、`F.rms_norm`、`torch.rms_norm`，以及 LayerNorm 的对应实现
 # （`nn.LayerNorm`、`F.layer_norm`、`torch.layer_norm`）。用到它们的提交会被拒绝。`nn.Linear`、
 # `F.linear`、`F.silu`、`torch.rsqrt` 都可以用。
+#
+# ## 代码可以运行什么
+#
+# 答案只能由算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法，以及 FFN 的激活函数和 dropout构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、`torch.ops`、`torch._C`、脚本化、自定义算子、张量子类、其他后端的张量），都会被拒绝：判定为 *rejected*，并指出是哪个运算。上面列出的内置函数只要写在代码里就会被拒绝，即使所在的分支从不执行：面试官读到那一行就会停下来。torch 私有的算子实现（`torch._refs`、`torch._decomp`、`torch._prims`）同样被拒绝：每道题的答案都在里面。
 #
 # ## 如何评测
 #
@@ -217,7 +225,7 @@
 #
 # 残差流是模型的工作记忆；每个半层读取它的一个归一化视图，再写回一次更新。只对分支输入做归一化，
 # 分支看到的输入尺度就始终受控，不管残差流已经长到多大；而跳连路径保持严格的恒等：
-# `dy/dx = I + d ffn(norm(x))/dx`，梯度不经过任何归一化就能传到最前面几层。这就是前置归一化的深层
+# $\frac{\partial y}{\partial x} = I + \frac{\partial\, \mathrm{ffn}(\mathrm{norm}(x))}{\partial x}$，梯度不经过任何归一化就能传到最前面几层。这就是前置归一化的深层
 # 堆叠不依赖后置归一化所需的那种长时间预热也能训起来的原因（实际上通常仍会短暂预热：LLaMA 用了 2,000 步）。代价是残差流的幅度随深度增长（每个块都往上加），
 # 所以 LLaMA 在输出投影之前还要再加一个 RMSNorm。RMSNorm 去掉了 LayerNorm 的中心化和 bias：它只需要
 # 尺度，计算也更省。

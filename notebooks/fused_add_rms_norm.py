@@ -38,10 +38,10 @@
 #   dtype. `eps` is a positive float, added inside the square root.
 # - Return the pair `(normed, new_residual)`, both of shape `(..., dim)` and the inputs' dtype:
 #
-#   ```
-#   new_residual = x + residual
-#   normed       = new_residual * rsqrt(mean(new_residual^2, over the last dim) + eps) * weight
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{new\_residual} &= x + \mathrm{residual}\\
+#   \mathrm{normed} &= \frac{\mathrm{new\_residual}}{\sqrt{\mathrm{mean}(\mathrm{new\_residual}^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean over the last dim}
+#   \end{aligned}$$
 #
 #   in this order: `normed` first (the next branch's input), `new_residual` second (the stream).
 # - Out of place: do not modify `x`, `residual` or `weight` (vLLM's CUDA kernel updates its
@@ -56,6 +56,10 @@
 #
 # The whole-norm built-ins: `nn.RMSNorm`, `F.rms_norm`, `torch.rms_norm`, and the LayerNorm ones.
 # `torch.rsqrt`, `.pow`, `.mean` are fine.
+#
+# ## What your code may run
+#
+# A solution is built from arithmetic, elementwise math, reductions, shape and indexing operations, creation, random draws and matrix products. Any other operation your code runs, by whatever route (an alias, `getattr`, `torch.ops`, `torch._C`, scripting, a custom op, a tensor subclass, another backend's tensor), is refused: the verdict is *rejected* and names the operation. The built-ins listed above are refused where they are written, even in a branch that never runs: an interviewer reading the code would stop there. torch's private operator implementations (`torch._refs`, `torch._decomp`, `torch._prims`) are refused the same way: they hold every exercise's answer.
 #
 # ## How it is graded
 #
@@ -155,10 +159,10 @@
 #   是正的浮点数，加在根号里面。
 # - 返回二元组 `(normed, new_residual)`，形状都是 `(..., dim)`，dtype 与输入相同：
 #
-#   ```
-#   new_residual = x + residual
-#   normed       = new_residual * rsqrt(mean(new_residual^2, 最后一维) + eps) * weight
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{new\_residual} &= x + \mathrm{residual}\\
+#   \mathrm{normed} &= \frac{\mathrm{new\_residual}}{\sqrt{\mathrm{mean}(\mathrm{new\_residual}^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean 在最后一维上求}
+#   \end{aligned}$$
 #
 #   顺序就是这样：`normed` 在前（下一个分支的输入），`new_residual` 在后（残差流）。
 # - 不要原地修改：`x`、`residual`、`weight` 都不能动（vLLM 的 CUDA 算子会原地更新它的缓冲区；这里是
@@ -172,6 +176,10 @@
 #
 # 整个归一化的内置实现：`nn.RMSNorm`、`F.rms_norm`、`torch.rms_norm`，以及 LayerNorm 的对应实现。
 # `torch.rsqrt`、`.pow`、`.mean` 都可以用。
+#
+# ## 代码可以运行什么
+#
+# 答案只能由算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、`torch.ops`、`torch._C`、脚本化、自定义算子、张量子类、其他后端的张量），都会被拒绝：判定为 *rejected*，并指出是哪个运算。上面列出的内置函数只要写在代码里就会被拒绝，即使所在的分支从不执行：面试官读到那一行就会停下来。torch 私有的算子实现（`torch._refs`、`torch._decomp`、`torch._prims`）同样被拒绝：每道题的答案都在里面。
 #
 # ## 如何评测
 #

@@ -51,13 +51,13 @@
 # - Compute in `c = float32` for half inputs (the input's own dtype for float32 and float64), and
 #   round once, at the end:
 #
-#   ```
-#   xf    = x in dtype c
-#   mean  = (1/n) Σ xf_i                        # over the last dim, n = dim
-#   var   = (1/n) Σ (xf_i - mean)^2             # two-pass, biased
-#   y     = (xf - mean) / sqrt(var + eps) * weight + bias     # weight, bias in dtype c
-#   return y in x.dtype
-#   ```
+#   $$\begin{aligned}
+#   x_f &= x \qquad \text{in dtype } c\\
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_{f,i} \qquad \text{over the last dim, } n = \mathrm{dim}\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_{f,i} - \mathrm{mean})^2 \qquad \text{two-pass, biased}\\
+#   y &= \frac{x_f - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{weight, bias in dtype } c\\
+#   &\text{return } y \text{ in x.dtype}
+#   \end{aligned}$$
 #
 # It must behave like `nn.LayerNorm(dim, eps)` run on a float32 copy of the input with float32
 # parameters, its output rounded to the input's dtype: same outputs and gradients with respect to
@@ -72,6 +72,10 @@
 # `rsqrt` are all fine. `torch.autocast` is allowed but is not the answer: it changes the dtype
 # only of the ops on its lists, only inside an autocast region, and the lists differ between CPU
 # and CUDA; the module must be right when it is called directly on half tensors.
+#
+# ## What your code may run
+#
+# A solution is built from arithmetic, elementwise math, reductions, shape and indexing operations, creation, random draws and matrix products. Any other operation your code runs, by whatever route (an alias, `getattr`, `torch.ops`, `torch._C`, scripting, a custom op, a tensor subclass, another backend's tensor), is refused: the verdict is *rejected* and names the operation. The built-ins listed above are refused where they are written, even in a branch that never runs: an interviewer reading the code would stop there. torch's private operator implementations (`torch._refs`, `torch._decomp`, `torch._prims`) are refused the same way: they hold every exercise's answer.
 #
 # ## How it is graded
 #
@@ -184,13 +188,13 @@
 # - 半精度输入在 `c = float32` 下计算（float32 和 float64 输入就用它们自己的 dtype），只在最后
 #   舍入一次：
 #
-#   ```
-#   xf    = 转成 dtype c 的 x
-#   mean  = (1/n) Σ xf_i                        # 在最后一维上，n = dim
-#   var   = (1/n) Σ (xf_i - mean)^2             # 两遍法，有偏方差
-#   y     = (xf - mean) / sqrt(var + eps) * weight + bias     # weight、bias 也转成 c
-#   返回转成 x.dtype 的 y
-#   ```
+#   $$\begin{aligned}
+#   x_f &= x \qquad \text{转成 dtype } c \text{ 的 } x\\
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_{f,i} \qquad \text{在最后一维上，} n = \mathrm{dim}\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_{f,i} - \mathrm{mean})^2 \qquad \text{两遍法，有偏方差}\\
+#   y &= \frac{x_f - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{weight、bias 也转成 } c\\
+#   &\text{返回转成 x.dtype 的 } y
+#   \end{aligned}$$
 #
 # 行为要与这样的计算一致：把输入复制成 float32，用 float32 参数跑 `nn.LayerNorm(dim, eps)`，再把输出
 # 舍入到输入的 dtype。输出以及对 `x`、`weight`、`bias` 的梯度（各自保持自己的 dtype）都要相同，
@@ -204,6 +208,10 @@
 # `rsqrt` 都可以用。`torch.autocast` 可以用，但它不是答案：它只改变其列表上那些算子的 dtype，只在
 # autocast 区域内生效，而且 CPU 和 CUDA 的列表并不相同；你的模块在半精度张量上被直接调用时也必须
 # 正确。
+#
+# ## 代码可以运行什么
+#
+# 答案只能由算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、`torch.ops`、`torch._C`、脚本化、自定义算子、张量子类、其他后端的张量），都会被拒绝：判定为 *rejected*，并指出是哪个运算。上面列出的内置函数只要写在代码里就会被拒绝，即使所在的分支从不执行：面试官读到那一行就会停下来。torch 私有的算子实现（`torch._refs`、`torch._decomp`、`torch._prims`）同样被拒绝：每道题的答案都在里面。
 #
 # ## 如何评测
 #

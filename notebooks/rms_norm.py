@@ -55,6 +55,10 @@
 # `torch.ops.aten`). A submission that calls one is *rejected*. Everything else is fine: `pow`,
 # `mean`, `rsqrt`, `torch.linalg.vector_norm`, computing in float32 and casting back.
 #
+# ## What your code may run
+#
+# A solution is built from arithmetic, elementwise math, reductions, shape and indexing operations, creation, random draws and matrix products. Any other operation your code runs, by whatever route (an alias, `getattr`, `torch.ops`, `torch._C`, scripting, a custom op, a tensor subclass, another backend's tensor), is refused: the verdict is *rejected* and names the operation. The built-ins listed above are refused where they are written, even in a branch that never runs: an interviewer reading the code would stop there. torch's private operator implementations (`torch._refs`, `torch._decomp`, `torch._prims`) are refused the same way: they hold every exercise's answer.
+#
 # ## How it is graded
 #
 # About fifteen freshly drawn cases: standard normal inputs, a large offset (`x + 1e3` in float32,
@@ -167,6 +171,10 @@
 # `torch.layer_norm`、`nn.LayerNorm`），不管通过什么方式调用（起别名、`getattr`、`torch.ops.aten`）。
 # 调用了它们的提交会被判为 *rejected*。其余都可以用：`pow`、`mean`、`rsqrt`、
 # `torch.linalg.vector_norm`，以及先转成 float32 计算、再转回原 dtype。
+#
+# ## 代码可以运行什么
+#
+# 答案只能由算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、`torch.ops`、`torch._C`、脚本化、自定义算子、张量子类、其他后端的张量），都会被拒绝：判定为 *rejected*，并指出是哪个运算。上面列出的内置函数只要写在代码里就会被拒绝，即使所在的分支从不执行：面试官读到那一行就会停下来。torch 私有的算子实现（`torch._refs`、`torch._decomp`、`torch._prims`）同样被拒绝：每道题的答案都在里面。
 #
 # ## 如何评测
 #

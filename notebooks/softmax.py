@@ -37,10 +37,10 @@
 #   modify `x`.
 # - Along `dim`, for each slice `x_1 ... x_n`:
 #
-#   ```
-#   softmax(x)_i     = exp(x_i) / sum_j exp(x_j)
-#   log_softmax(x)_i = x_i - log(sum_j exp(x_j))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{softmax}(x)_i &= \frac{e^{x_i}}{\sum_j e^{x_j}}\\
+#   \mathrm{log\_softmax}(x)_i &= x_i - \log \sum_j e^{x_j}
+#   \end{aligned}$$
 #
 # - Logits can be large (1e4) or `-inf` (a masked position: its probability is exactly 0 and its
 #   log-probability `-inf`). Every slice the tests use holds at least one finite logit; a slice of
@@ -59,6 +59,10 @@
 # with it): log-sum-exp is the stability trick this exercise asks you to write. A submission that
 # reaches one is *rejected*. Everything else is fine: `exp`, `log`, `amax`, `max`, `sum`,
 # `movedim`, broadcasting.
+#
+# ## What your code may run
+#
+# A solution is built from arithmetic, elementwise math, reductions, shape and indexing operations, creation, random draws and matrix products. Any other operation your code runs, by whatever route (an alias, `getattr`, `torch.ops`, `torch._C`, scripting, a custom op, a tensor subclass, another backend's tensor), is refused: the verdict is *rejected* and names the operation. The built-ins listed above are refused where they are written, even in a branch that never runs: an interviewer reading the code would stop there. torch's private operator implementations (`torch._refs`, `torch._decomp`, `torch._prims`) are refused the same way: they hold every exercise's answer.
 #
 # ## How it is graded
 #
@@ -177,10 +181,10 @@
 #   返回一个**形状和 dtype 都与 `x` 相同**的新张量，不要修改 `x`。
 # - 沿 `dim` 方向，对每个切片 `x_1 ... x_n`：
 #
-#   ```
-#   softmax(x)_i     = exp(x_i) / sum_j exp(x_j)
-#   log_softmax(x)_i = x_i - log(sum_j exp(x_j))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{softmax}(x)_i &= \frac{e^{x_i}}{\sum_j e^{x_j}}\\
+#   \mathrm{log\_softmax}(x)_i &= x_i - \log \sum_j e^{x_j}
+#   \end{aligned}$$
 #
 # - logits 可能很大（1e4），也可能是 `-inf`（被掩码的位置：概率恰好为 0，对数概率为 `-inf`）。
 #   测试用到的每个切片至少有一个有限的 logit；全是 `-inf` 的切片在本题中没有定义。
@@ -197,6 +201,10 @@
 # 还有任何形式的 `torch.logsumexp`，以及 `torch.distributions`（它的 `Categorical` 就用
 # logsumexp 做归一化）：log-sum-exp 正是本题要你亲手写出的稳定化技巧。用到其中任何一个的提交
 # 会被判为 *rejected*。其余都可以用：`exp`、`log`、`amax`、`max`、`sum`、`movedim`、广播。
+#
+# ## 代码可以运行什么
+#
+# 答案只能由算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、`torch.ops`、`torch._C`、脚本化、自定义算子、张量子类、其他后端的张量），都会被拒绝：判定为 *rejected*，并指出是哪个运算。上面列出的内置函数只要写在代码里就会被拒绝，即使所在的分支从不执行：面试官读到那一行就会停下来。torch 私有的算子实现（`torch._refs`、`torch._decomp`、`torch._prims`）同样被拒绝：每道题的答案都在里面。
 #
 # ## 如何评测
 #
