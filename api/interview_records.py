@@ -1100,7 +1100,7 @@ def _report(
         has_explain=has_explain,
     )
     scored = rubric.score(facts, lang)
-    recommendation, reasons = rubric.recommend(scored, lang)
+    recommendation, reasons = rubric.recommend(facts, scored, lang)
 
     after = row.mastery_after or row.mastery_before
     touched = sorted({t for it in _items(row) for t in it.topics}, key=lambda t: after.get(t, 0))

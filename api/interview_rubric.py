@@ -435,56 +435,140 @@ def score(f: Facts, lang: Lang) -> list[Scored]:
     return [_correctness(f, lang), _edge_cases(f, lang), _cost(f, lang), _communication(f, lang)]
 
 
-def recommend(scored: list[Scored], lang: Lang) -> tuple[Recommendation, list[str]]:
-    """Hire / lean hire / lean no / no, with the reasons a panel would write down.
+# The recommendation follows a stated rule, checked from the top; the first band whose every
+# condition holds is the verdict (docs/interviews.md, "The recommendation"). A "miss" is a
+# warm-up or follow-up question answered wrong or left unanswered.
+#
+#   hire       every exercise passed, none after more than HIRE_MAX_ATTEMPTS submissions; at most
+#              HIRE_MAX_MISSES miss; the explain item written (when there is one); no scored
+#              dimension below HIRE_FLOOR.
+#   lean hire  every exercise passed; at least LEAN_HIRE_RIGHT of the questions right; no scored
+#              dimension below LEAN_HIRE_FLOOR.
+#   lean no    at least one exercise passed (a concept-only screen: at least LEAN_NO_RIGHT of
+#              the questions right).
+#   no         anything less.
+HIRE_MAX_ATTEMPTS = 2
+HIRE_MAX_MISSES = 1
+HIRE_FLOOR = 3
+LEAN_HIRE_RIGHT = 2 / 3
+LEAN_HIRE_FLOOR = 2
+LEAN_NO_RIGHT = 1 / 2
+BANDS: tuple[Recommendation, ...] = ("hire", "lean_hire", "lean_no", "no")
 
-    Correctness gates the rest: code that does not work is a no whatever else went well."""
-    judged = [s for s in scored if s.score is not None]
+
+@dataclass(frozen=True)
+class _Check:
+    met: bool
+    en: str
+    zh: str
+
+
+def _band_checks(f: Facts, scored: list[Scored], lang: Lang) -> dict[str, list[_Check]]:
     names = {d: DIMENSION_NAMES[d][1 if lang == "zh" else 0] for d in DIMENSIONS}
-    if not judged:
-        return "no", [_t("nothing was answered", "没有任何作答", lang)]
-    mean = sum(s.score or 0 for s in judged) / len(judged)
-    correct = next((s.score for s in scored if s.dimension == "correctness"), None)
-    if mean >= 3.25 and (correct or 0) >= 3:
-        verdict: Recommendation = "hire"
-    elif mean >= 2.5 and (correct or 0) >= 2:
-        verdict = "lean_hire"
-    elif mean >= 1.5 and (correct or 0) >= 1:
-        verdict = "lean_no"
-    else:
-        verdict = "no"
-    reasons = [
-        _t(
-            f"average {mean:.1f} of {MAX_SCORE} over {len(judged)} scored dimensions",
-            f"{len(judged)} 个评分维度平均 {mean:.1f} / {MAX_SCORE}",
-            lang,
-        )
-    ]
-    best = max(judged, key=lambda s: s.score or 0)
-    worst = min(judged, key=lambda s: s.score or 0)
-    reasons.append(
-        _t(
-            f"strongest: {names[best.dimension]} ({best.score})",
-            f"最强：{names[best.dimension]}（{best.score}）",
-            lang,
-        )
+    passed = [e for e in f.exercises if e.result == "passed"]
+    failed = [e.slug for e in f.exercises if e.result != "passed"]
+    all_passed = _Check(
+        not failed,
+        f"every exercise passed ({len(passed)} of {len(f.exercises)})"
+        if not failed
+        else f"not passed: {', '.join(failed)}",
+        f"每道编程题都通过了（{len(passed)} / {len(f.exercises)}）"
+        if not failed
+        else f"未通过：{'、'.join(failed)}",
     )
-    if worst.dimension != best.dimension:
-        reasons.append(
-            _t(
-                f"weakest: {names[worst.dimension]} ({worst.score})",
-                f"最弱：{names[worst.dimension]}（{worst.score}）",
-                lang,
-            )
+    retried = [f"{e.slug} ({e.attempts})" for e in passed if e.attempts > HIRE_MAX_ATTEMPTS]
+    few_attempts = _Check(
+        not retried,
+        f"every pass within {HIRE_MAX_ATTEMPTS} submissions"
+        if not retried
+        else f"passed only after more than {HIRE_MAX_ATTEMPTS} submissions: {', '.join(retried)}",
+        f"每道题都在 {HIRE_MAX_ATTEMPTS} 次提交内通过"
+        if not retried
+        else f"超过 {HIRE_MAX_ATTEMPTS} 次提交才通过：{'、'.join(retried)}",
+    )
+    total = len(f.answers)
+    right = sum(a.result == "correct" for a in f.answers)
+    misses = total - right
+    share = right / total if total else 1.0
+    if not total:
+        none = ("no questions in this interview", "本场面试没有问答题")
+        few_misses = mostly_right = _Check(True, *none)
+    else:
+        few_misses = _Check(
+            misses <= HIRE_MAX_MISSES,
+            f"{misses} of {total} questions missed (at most {HIRE_MAX_MISSES} for hire)",
+            f"{total} 道问答题错或未答 {misses} 道（录用最多允许 {HIRE_MAX_MISSES} 道）",
         )
-    if correct is not None and correct < 2:
-        reasons.append(
-            _t(
-                "the code did not work well enough to pass the bar",
-                "代码的正确性没有达到要求",
-                lang,
-            )
+        mostly_right = _Check(
+            share >= LEAN_HIRE_RIGHT - 1e-9,
+            f"{right} of {total} questions right (lean hire needs two thirds)",
+            f"{total} 道问答题答对 {right} 道（倾向录用要求至少三分之二）",
         )
+    half_right = _Check(
+        total > 0 and share >= LEAN_NO_RIGHT,
+        f"{right} of {total} questions right (lean no needs half)",
+        f"{total} 道问答题答对 {right} 道（倾向不录用要求至少一半）",
+    )
+    explained = _Check(
+        f.explained or not f.has_explain,
+        "the code was explained" if f.explained else "the explain item was not written",
+        "讲解了代码" if f.explained else "没有完成讲解题",
+    )
+    judged = [s for s in scored if s.score is not None]
+    low = min(judged, key=lambda s: s.score or 0) if judged else None
+    low_text = (
+        (
+            f"lowest dimension: {names[low.dimension]} {low.score} of {MAX_SCORE}",
+            f"最低维度：{names[low.dimension]} {low.score} / {MAX_SCORE}",
+        )
+        if low
+        else ("no dimension scored", "没有可评分的维度")
+    )
+
+    def floor(n: int) -> _Check:
+        ok = low is None or (low.score or 0) >= n
+        return _Check(ok, f"{low_text[0]} (needs {n})", f"{low_text[1]}（要求至少 {n}）")
+
+    some_pass = _Check(
+        bool(passed),
+        f"{len(passed)} of {len(f.exercises)} exercises passed",
+        f"{len(f.exercises)} 道编程题通过 {len(passed)} 道",
+    )
+    with_code = bool(f.exercises)
+    hire = [all_passed, few_attempts] if with_code else []
+    hire += [few_misses] + ([explained] if f.has_explain else []) + [floor(HIRE_FLOOR)]
+    lean_hire = ([all_passed] if with_code else []) + [mostly_right, floor(LEAN_HIRE_FLOOR)]
+    return {
+        "hire": hire,
+        "lean_hire": lean_hire,
+        "lean_no": [some_pass if with_code else half_right],
+    }
+
+
+def recommend(f: Facts, scored: list[Scored], lang: Lang) -> tuple[Recommendation, list[str]]:
+    """Hire / lean hire / lean no / no by the rule above, with the reasons a panel would write
+    down: what the verdict's band asked for and was met, then what kept the band above it."""
+    answered = (
+        f.explained
+        or any(e.result != "not_answered" for e in f.exercises)
+        or any(a.result != "not_answered" for a in f.answers)
+    )
+    if not answered:
+        return "no", [_t("nothing was answered", "没有任何作答", lang)]
+    checks = _band_checks(f, scored, lang)
+    verdict: Recommendation = next((b for b in BANDS[:-1] if all(c.met for c in checks[b])), "no")
+
+    def say(c: _Check) -> str:
+        return c.zh if lang == "zh" else c.en
+
+    reasons: list[str] = []
+    if verdict != "no":
+        reasons += [say(c) for c in checks[verdict]]
+    above = BANDS.index(verdict) - 1
+    if above >= 0:
+        name = RECOMMENDATION_NAMES[BANDS[above]][1 if lang == "zh" else 0]
+        short = [say(c) for c in checks[BANDS[above]] if not c.met]
+        reasons += [_t(f"short of {name}: {r}", f"未达到“{name}”：{r}", lang) for r in short]
     return verdict, reasons
 
 
