@@ -4,7 +4,8 @@ import secrets
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from sqlmodel import Field, Session, SQLModel
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session, SQLModel
 
 from api import export, learners, registration
 from api.deps import AppDep, CurrentUser, SessionDep, hash_token
@@ -25,9 +26,11 @@ class TokenRotated(SQLModel):
     token: str
 
 
-class TokenProofAsked(SQLModel):
+class TokenProofAsked(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     user: int = Field(ge=1, le=2**62)
-    nonce: str = Field(min_length=32, max_length=128, regex="^[0-9a-f]+$")
+    nonce: str = Field(min_length=32, max_length=128, pattern="^[0-9a-f]+$")
 
 
 class TokenProof(SQLModel):

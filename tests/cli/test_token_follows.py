@@ -58,7 +58,13 @@ def test_the_token_follows_the_data_directory_to_a_new_port(tmp_path: Path) -> N
             assert c.post("/users/token-proof", json=asked).json() == {"proof": expected}
             nobody = c.post("/users/token-proof", json={"user": 10**9, "nonce": nonce})
             assert nobody.status_code == 200 and nobody.json()["proof"] != expected
-            for bad in ({"user": 0, "nonce": nonce}, {"user": learner_id, "nonce": "short"}):
+            for bad in (
+                {"user": 0, "nonce": nonce},
+                {"user": str(learner_id), "nonce": nonce},
+                {"user": learner_id, "nonce": "short"},
+                {"user": learner_id, "nonce": "G" * 32},
+                {"user": learner_id, "nonce": nonce, "token": token},
+            ):
                 assert c.post("/users/token-proof", json=bad).status_code == 422
         with other.client() as c:
             assert c.post("/users/token-proof", json=asked).json()["proof"] != expected
