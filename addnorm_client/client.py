@@ -188,6 +188,14 @@ class Client:
         self.token = token
         return token
 
+    def token_proof(self, user: int, nonce: str) -> str:
+        """The server's proof that it holds learner ``user``'s token (see ``expected_proof``);
+        asked without a token."""
+        body = self._json(
+            "POST", "/users/token-proof", json={"user": user, "nonce": nonce}, auth=False
+        )
+        return str(body.get("proof"))
+
     def me(self) -> dict[str, Any]:
         """The learner the token belongs to (``id``, ``name``): a cheap way to test a token."""
         return self._json("GET", "/users/me")

@@ -78,6 +78,38 @@ class Hint(BaseModel):
         return self.zh if lang == "zh" else self.en
 
 
+# The points of the interview's explain item (api.interview_rubric asks each of every exercise).
+EXPLAIN_POINTS = ("shapes", "numerical_stability", "cost", "training_vs_inference")
+
+
+class ModelAnswer(BaseModel):
+    """The explain item's model answer for one exercise, ``exercises/<slug>/model_answer.yaml``:
+    one text per point, in both languages, written for that exercise."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    shapes: Hint
+    numerical_stability: Hint
+    cost: Hint
+    training_vs_inference: Hint
+
+    def text(self, lang: Lang) -> dict[str, str]:
+        return {p: getattr(self, p).text(lang) for p in EXPLAIN_POINTS}
+
+
+def _load_model_answer(path: Path) -> ModelAnswer:
+    try:
+        raw = yaml.safe_load(_read(path))
+    except yaml.YAMLError as exc:
+        raise ContentError(f"{path}: not valid YAML: {exc}") from None
+    try:
+        return ModelAnswer.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(the answer itself)"
+        raise ContentError(f"{path}: field '{field}': {first['msg']}") from None
+
+
 @dataclass(frozen=True)
 class Exercise:
     slug: str
@@ -88,6 +120,7 @@ class Exercise:
     hints: tuple[Hint, ...] = ()
     # starter.zh.py: the same code with its comments in Chinese (optional per exercise).
     starter_zh: str | None = None
+    model_answer: ModelAnswer | None = None
 
     def title(self, lang: Lang) -> str:
         return self.meta.title_zh if lang == "zh" else self.meta.title
@@ -187,6 +220,7 @@ def load_exercise(folder: Path) -> Exercise:
         starter_zh=_read(folder / "starter.zh.py")
         if (folder / "starter.zh.py").is_file()
         else None,
+        model_answer=_load_model_answer(folder / "model_answer.yaml"),
     )
 
 

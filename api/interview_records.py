@@ -1045,8 +1045,9 @@ def _report(
             entry.check = _recheck(bank, it.item_id, first.answer, lang)
         elif it.kind == "explain":
             has_explain = True
-            topic = catalog[it.item_id].meta.topic if it.item_id in catalog else "layer_norm"
-            entry.model_answer = rubric.model_answer(topic, lang)
+            explained_exercise = catalog.get(it.item_id)
+            if explained_exercise is not None and explained_exercise.model_answer is not None:
+                entry.model_answer = explained_exercise.model_answer.text(lang)
             if mine:
                 entry.explanation = str(mine[0].answer or "")
                 entry.result = ItemResult.answered
@@ -1100,7 +1101,7 @@ def _report(
         has_explain=has_explain,
     )
     scored = rubric.score(facts, lang)
-    recommendation, reasons = rubric.recommend(scored, lang)
+    recommendation, reasons = rubric.recommend(facts, scored, lang)
 
     after = row.mastery_after or row.mastery_before
     touched = sorted({t for it in _items(row) for t in it.topics}, key=lambda t: after.get(t, 0))

@@ -1,5 +1,6 @@
-"""How an interviewer scores a mock interview: the explain item's model answer and rubric, the
-four scores with the evidence behind each, and the overall recommendation.
+"""How an interviewer scores a mock interview: the explain item's rubric, the four scores with
+the evidence behind each, and the overall recommendation (the model answers are content, in
+exercises/<slug>/model_answer.yaml).
 
 Pure: the caller (api.interview_records) gathers the facts of one interview into ``Facts``;
 everything here is arithmetic and words, in English and Chinese.
@@ -11,10 +12,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from api.catalog import EXPLAIN_POINTS as CATALOG_POINTS
+
 Lang = Literal["en", "zh"]
 
-# The points an explanation of a Transformer block should cover, asked of every explain item.
-EXPLAIN_POINTS: tuple[str, ...] = ("shapes", "numerical_stability", "cost", "training_vs_inference")
+# The points an explanation of a Transformer block should cover, asked of every explain item;
+# each exercise's model answer covers them in its own terms (exercises/<slug>/model_answer.yaml).
+EXPLAIN_POINTS: tuple[str, ...] = CATALOG_POINTS
 POINT_NAMES: dict[str, tuple[str, str]] = {
     "shapes": ("Shapes", "张量形状"),
     "numerical_stability": ("Numerical stability", "数值稳定性"),
@@ -23,160 +27,6 @@ POINT_NAMES: dict[str, tuple[str, str]] = {
 }
 # A self-rating per point: 0 missed it, 1 touched on it, 2 covered it as the model answer does.
 SELF_MAX = 2
-
-# Model answers by the exercise's main topic, written for this project (the ideas follow the
-# material's articles on LayerNorm/RMSNorm, the FFN and the residual connection).
-_MODEL: dict[str, dict[str, tuple[str, str]]] = {
-    "layer_norm": {
-        "shapes": (
-            "Statistics are taken over the last dimension only: mean and variance have shape "
-            "(..., 1), broadcast back over the features; weight and bias are (dim,).",
-            "统计量只在最后一维上计算：均值和方差的形状是 (..., 1)，再广播回特征维；weight 和 "
-            "bias 的形状是 (dim,)。",
-        ),
-        "numerical_stability": (
-            "The variance is the biased one (divide by n), eps sits inside the square root, and "
-            "subtracting the mean first keeps a large offset such as x + 1e4 from cancelling; "
-            "half precision is upcast to float32 for the statistics.",
-            "方差用有偏估计（除以 n），eps 放在开方里面；先减均值，x + 1e4 这类大偏移才不会抵消"
-            "精度；半精度输入在算统计量时先转成 float32。",
-        ),
-        "cost": (
-            "Linear in the number of elements: two reductions over each row and one elementwise "
-            "pass, memory-bound rather than compute-bound; no extra buffers beyond the row "
-            "statistics.",
-            "计算量与元素个数成正比：每行两次归约加一次逐元素运算，受内存带宽限制而不是算力；"
-            "除每行统计量外不需要额外缓冲。",
-        ),
-        "training_vs_inference": (
-            "It behaves the same in training and inference: no running statistics, each token "
-            "is normalised on its own, so batch size does not matter.",
-            "训练和推理行为完全一样：没有滑动统计量，每个 token 单独归一化，与批大小无关。",
-        ),
-    },
-    "rms_norm": {
-        "shapes": (
-            "One statistic per row over the last dimension, shape (..., 1); a single weight of "
-            "shape (dim,), no bias.",
-            "每行在最后一维上只算一个统计量，形状 (..., 1)；只有一个形状为 (dim,) 的 weight，"
-            "没有 bias。",
-        ),
-        "numerical_stability": (
-            "No mean is subtracted; eps is added to mean(x^2) before rsqrt, and squares of "
-            "half-precision values are accumulated in float32 to avoid overflow.",
-            "不减均值；eps 加在 mean(x^2) 上再取 rsqrt；半精度的平方要在 float32 中累加，"
-            "以免溢出。",
-        ),
-        "cost": (
-            "One reduction instead of LayerNorm's two and no bias: cheaper and memory-bound, "
-            "which is why large models use it.",
-            "比 LayerNorm 少一次归约、没有 bias：更省，并且同样受内存带宽限制，这正是大模型采用"
-            "它的原因。",
-        ),
-        "training_vs_inference": (
-            "Identical in both: no running statistics, each token normalised alone.",
-            "训练和推理完全相同：没有滑动统计量，每个 token 单独归一化。",
-        ),
-    },
-    "batch_norm": {
-        "shapes": (
-            "Statistics over the batch (and positions), one per feature: mean and variance of "
-            "shape (features,).",
-            "统计量在批（和位置）维上计算，每个特征一个：均值和方差的形状是 (features,)。",
-        ),
-        "numerical_stability": (
-            "Biased variance for normalising, eps inside the square root; a batch of one row "
-            "gives a zero variance that only eps keeps finite.",
-            "归一化时用有偏方差，eps 放在开方里面；只有一行的批方差为零，只靠 eps 保持有限。",
-        ),
-        "cost": (
-            "Linear in the elements, plus the running buffers updated each training step.",
-            "计算量与元素个数成正比，另外每个训练步要更新滑动统计缓冲。",
-        ),
-        "training_vs_inference": (
-            "Training uses the batch's statistics and updates the running mean and variance "
-            "(unbiased); inference uses the running ones: the two modes differ.",
-            "训练时用当前批的统计量并更新滑动均值和（无偏）方差；推理时用滑动统计量：两种模式"
-            "行为不同。",
-        ),
-    },
-    "ffn": {
-        "shapes": (
-            "(..., dim) up to (..., hidden_dim) and back down to (..., dim); the gate and the up "
-            "projection have the same shape.",
-            "(..., dim) 先升到 (..., hidden_dim) 再降回 (..., dim)；门控投影和上投影形状相同。",
-        ),
-        "numerical_stability": (
-            "The activation is applied to the gate only, in the input's dtype; SiLU and GELU "
-            "are smooth and saturate gently, so no clamping is needed.",
-            "激活只作用在门控分支上，保持输入的 dtype；SiLU 和 GELU 光滑且饱和平缓，不需要截断。",
-        ),
-        "cost": (
-            "Dominated by the matrix products: about 2 x dim x hidden_dim multiply-adds per "
-            "token per projection, three projections for a gated FFN; the hidden activations are "
-            "the largest tensors kept for backward.",
-            "开销主要在矩阵乘：每个 token 每个投影约 2 x dim x hidden_dim 次乘加，门控 FFN 有三个"
-            "投影；隐藏层激活是反向传播要保存的最大张量。",
-        ),
-        "training_vs_inference": (
-            "Dropout, if any, acts only in training; otherwise the same computation, and in "
-            "inference the hidden activations need not be kept.",
-            "若有 dropout，只在训练时生效；其余计算相同，推理时不必保存隐藏层激活。",
-        ),
-    },
-    "residual": {
-        "shapes": (
-            "The sublayer must return the input's shape so that x + f(x) is defined; the norm's "
-            "parameters are (dim,).",
-            "子层的输出必须与输入同形状，x + f(x) 才成立；norm 的参数形状是 (dim,)。",
-        ),
-        "numerical_stability": (
-            "Pre-norm keeps an identity path from input to output, so gradients do not vanish "
-            "with depth; post-norm normalises the sum and is harder to train deep.",
-            "Pre-norm 保留了从输入到输出的恒等通路，梯度不会随深度消失；post-norm 对和做归一化，"
-            "层数深时更难训练。",
-        ),
-        "cost": (
-            "One extra elementwise add and a norm per sublayer: negligible beside the sublayer.",
-            "每个子层多一次逐元素加法和一次归一化，与子层本身相比可以忽略。",
-        ),
-        "training_vs_inference": (
-            "Dropout on the sublayer's output acts only in training; in eval mode it is the "
-            "identity.",
-            "子层输出上的 dropout 只在训练时生效；eval 模式下它是恒等映射。",
-        ),
-    },
-    "activations": {
-        "shapes": (
-            "Elementwise: the output has the input's shape (softmax reduces over one dimension "
-            "and keeps the shape).",
-            "逐元素运算：输出与输入同形状（softmax 在某一维上归约，但形状不变）。",
-        ),
-        "numerical_stability": (
-            "Use the stable forms: subtract the row maximum before exp in softmax, sigmoid "
-            "through exp(-|x|), so large inputs neither overflow nor give NaN.",
-            "使用稳定写法：softmax 先减去行最大值再取 exp，sigmoid 借助 exp(-|x|)，大输入既不"
-            "溢出也不产生 NaN。",
-        ),
-        "cost": (
-            "One pass over the elements (softmax: a max, a sum and a division per row); memory"
-            "-bound.",
-            "逐元素遍历一次（softmax 每行一次求最大值、一次求和、一次除法）；受内存带宽限制。",
-        ),
-        "training_vs_inference": (
-            "The same in both; in training the backward needs the saved input or output.",
-            "两种模式下计算相同；训练时反向传播需要保存输入或输出。",
-        ),
-    },
-}
-_MODEL["norm_placement"] = _MODEL["residual"]
-_MODEL["training"] = _MODEL["ffn"]
-
-
-def model_answer(topic: str, lang: Lang) -> dict[str, str]:
-    """The model answer, point by point, for an exercise whose main topic is ``topic``."""
-    points = _MODEL.get(topic, _MODEL["layer_norm"])
-    return {p: points[p][1 if lang == "zh" else 0] for p in EXPLAIN_POINTS}
 
 
 def point_name(point: str, lang: Lang) -> str:
@@ -435,56 +285,140 @@ def score(f: Facts, lang: Lang) -> list[Scored]:
     return [_correctness(f, lang), _edge_cases(f, lang), _cost(f, lang), _communication(f, lang)]
 
 
-def recommend(scored: list[Scored], lang: Lang) -> tuple[Recommendation, list[str]]:
-    """Hire / lean hire / lean no / no, with the reasons a panel would write down.
+# The recommendation follows a stated rule, checked from the top; the first band whose every
+# condition holds is the verdict (docs/interviews.md, "The recommendation"). A "miss" is a
+# warm-up or follow-up question answered wrong or left unanswered.
+#
+#   hire       every exercise passed, none after more than HIRE_MAX_ATTEMPTS submissions; at most
+#              HIRE_MAX_MISSES miss; the explain item written (when there is one); no scored
+#              dimension below HIRE_FLOOR.
+#   lean hire  every exercise passed; at least LEAN_HIRE_RIGHT of the questions right; no scored
+#              dimension below LEAN_HIRE_FLOOR.
+#   lean no    at least one exercise passed (a concept-only screen: at least LEAN_NO_RIGHT of
+#              the questions right).
+#   no         anything less.
+HIRE_MAX_ATTEMPTS = 2
+HIRE_MAX_MISSES = 1
+HIRE_FLOOR = 3
+LEAN_HIRE_RIGHT = 2 / 3
+LEAN_HIRE_FLOOR = 2
+LEAN_NO_RIGHT = 1 / 2
+BANDS: tuple[Recommendation, ...] = ("hire", "lean_hire", "lean_no", "no")
 
-    Correctness gates the rest: code that does not work is a no whatever else went well."""
-    judged = [s for s in scored if s.score is not None]
+
+@dataclass(frozen=True)
+class _Check:
+    met: bool
+    en: str
+    zh: str
+
+
+def _band_checks(f: Facts, scored: list[Scored], lang: Lang) -> dict[str, list[_Check]]:
     names = {d: DIMENSION_NAMES[d][1 if lang == "zh" else 0] for d in DIMENSIONS}
-    if not judged:
-        return "no", [_t("nothing was answered", "没有任何作答", lang)]
-    mean = sum(s.score or 0 for s in judged) / len(judged)
-    correct = next((s.score for s in scored if s.dimension == "correctness"), None)
-    if mean >= 3.25 and (correct or 0) >= 3:
-        verdict: Recommendation = "hire"
-    elif mean >= 2.5 and (correct or 0) >= 2:
-        verdict = "lean_hire"
-    elif mean >= 1.5 and (correct or 0) >= 1:
-        verdict = "lean_no"
-    else:
-        verdict = "no"
-    reasons = [
-        _t(
-            f"average {mean:.1f} of {MAX_SCORE} over {len(judged)} scored dimensions",
-            f"{len(judged)} 个评分维度平均 {mean:.1f} / {MAX_SCORE}",
-            lang,
-        )
-    ]
-    best = max(judged, key=lambda s: s.score or 0)
-    worst = min(judged, key=lambda s: s.score or 0)
-    reasons.append(
-        _t(
-            f"strongest: {names[best.dimension]} ({best.score})",
-            f"最强：{names[best.dimension]}（{best.score}）",
-            lang,
-        )
+    passed = [e for e in f.exercises if e.result == "passed"]
+    failed = [e.slug for e in f.exercises if e.result != "passed"]
+    all_passed = _Check(
+        not failed,
+        f"every exercise passed ({len(passed)} of {len(f.exercises)})"
+        if not failed
+        else f"not passed: {', '.join(failed)}",
+        f"每道编程题都通过了（{len(passed)} / {len(f.exercises)}）"
+        if not failed
+        else f"未通过：{'、'.join(failed)}",
     )
-    if worst.dimension != best.dimension:
-        reasons.append(
-            _t(
-                f"weakest: {names[worst.dimension]} ({worst.score})",
-                f"最弱：{names[worst.dimension]}（{worst.score}）",
-                lang,
-            )
+    retried = [f"{e.slug} ({e.attempts})" for e in passed if e.attempts > HIRE_MAX_ATTEMPTS]
+    few_attempts = _Check(
+        not retried,
+        f"every pass within {HIRE_MAX_ATTEMPTS} submissions"
+        if not retried
+        else f"passed only after more than {HIRE_MAX_ATTEMPTS} submissions: {', '.join(retried)}",
+        f"每道题都在 {HIRE_MAX_ATTEMPTS} 次提交内通过"
+        if not retried
+        else f"超过 {HIRE_MAX_ATTEMPTS} 次提交才通过：{'、'.join(retried)}",
+    )
+    total = len(f.answers)
+    right = sum(a.result == "correct" for a in f.answers)
+    misses = total - right
+    share = right / total if total else 1.0
+    if not total:
+        none = ("no questions in this interview", "本场面试没有问答题")
+        few_misses = mostly_right = _Check(True, *none)
+    else:
+        few_misses = _Check(
+            misses <= HIRE_MAX_MISSES,
+            f"{misses} of {total} questions missed (at most {HIRE_MAX_MISSES} for hire)",
+            f"{total} 道问答题错或未答 {misses} 道（录用最多允许 {HIRE_MAX_MISSES} 道）",
         )
-    if correct is not None and correct < 2:
-        reasons.append(
-            _t(
-                "the code did not work well enough to pass the bar",
-                "代码的正确性没有达到要求",
-                lang,
-            )
+        mostly_right = _Check(
+            share >= LEAN_HIRE_RIGHT - 1e-9,
+            f"{right} of {total} questions right (lean hire needs two thirds)",
+            f"{total} 道问答题答对 {right} 道（倾向录用要求至少三分之二）",
         )
+    half_right = _Check(
+        total > 0 and share >= LEAN_NO_RIGHT,
+        f"{right} of {total} questions right (lean no needs half)",
+        f"{total} 道问答题答对 {right} 道（倾向不录用要求至少一半）",
+    )
+    explained = _Check(
+        f.explained or not f.has_explain,
+        "the code was explained" if f.explained else "the explain item was not written",
+        "讲解了代码" if f.explained else "没有完成讲解题",
+    )
+    judged = [s for s in scored if s.score is not None]
+    low = min(judged, key=lambda s: s.score or 0) if judged else None
+    low_text = (
+        (
+            f"lowest dimension: {names[low.dimension]} {low.score} of {MAX_SCORE}",
+            f"最低维度：{names[low.dimension]} {low.score} / {MAX_SCORE}",
+        )
+        if low
+        else ("no dimension scored", "没有可评分的维度")
+    )
+
+    def floor(n: int) -> _Check:
+        ok = low is None or (low.score or 0) >= n
+        return _Check(ok, f"{low_text[0]} (needs {n})", f"{low_text[1]}（要求至少 {n}）")
+
+    some_pass = _Check(
+        bool(passed),
+        f"{len(passed)} of {len(f.exercises)} exercises passed",
+        f"{len(f.exercises)} 道编程题通过 {len(passed)} 道",
+    )
+    with_code = bool(f.exercises)
+    hire = [all_passed, few_attempts] if with_code else []
+    hire += [few_misses] + ([explained] if f.has_explain else []) + [floor(HIRE_FLOOR)]
+    lean_hire = ([all_passed] if with_code else []) + [mostly_right, floor(LEAN_HIRE_FLOOR)]
+    return {
+        "hire": hire,
+        "lean_hire": lean_hire,
+        "lean_no": [some_pass if with_code else half_right],
+    }
+
+
+def recommend(f: Facts, scored: list[Scored], lang: Lang) -> tuple[Recommendation, list[str]]:
+    """Hire / lean hire / lean no / no by the rule above, with the reasons a panel would write
+    down: what the verdict's band asked for and was met, then what kept the band above it."""
+    answered = (
+        f.explained
+        or any(e.result != "not_answered" for e in f.exercises)
+        or any(a.result != "not_answered" for a in f.answers)
+    )
+    if not answered:
+        return "no", [_t("nothing was answered", "没有任何作答", lang)]
+    checks = _band_checks(f, scored, lang)
+    verdict: Recommendation = next((b for b in BANDS[:-1] if all(c.met for c in checks[b])), "no")
+
+    def say(c: _Check) -> str:
+        return c.zh if lang == "zh" else c.en
+
+    reasons: list[str] = []
+    if verdict != "no":
+        reasons += [say(c) for c in checks[verdict]]
+    above = BANDS.index(verdict) - 1
+    if above >= 0:
+        name = RECOMMENDATION_NAMES[BANDS[above]][1 if lang == "zh" else 0]
+        short = [say(c) for c in checks[BANDS[above]] if not c.met]
+        reasons += [_t(f"short of {name}: {r}", f"未达到“{name}”：{r}", lang) for r in short]
     return verdict, reasons
 
 

@@ -51,17 +51,17 @@
 # - For each channel c, with the reduction over dims `(0,)` for `(N, C)` and `(0, 2)` for
 #   `(N, C, L)`, and n = the number of values reduced (`N` or `N * L`):
 #
-#   ```
-#   training (module.training is True):
-#       mean  = (1/n) Σ x                      # per channel
-#       var   = (1/n) Σ (x - mean)^2           # biased: used to normalise
-#       y     = (x - mean) / sqrt(var + eps) * weight + bias
-#       running_mean = (1 - momentum) * running_mean + momentum * mean
-#       running_var  = (1 - momentum) * running_var  + momentum * var * n / (n - 1)   # unbiased
-#       num_batches_tracked += 1
-#   eval:
-#       y = (x - running_mean) / sqrt(running_var + eps) * weight + bias   # no buffer changes
-#   ```
+#   $$\begin{aligned}
+#   &\text{training (module.training is True):}\\
+#   \mathrm{mean} &= \frac{1}{n}\sum x \qquad\text{per channel}\\
+#   \mathrm{var} &= \frac{1}{n}\sum (x - \mathrm{mean})^2 \qquad\text{biased: used to normalise}\\
+#   y &= \frac{x - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias}\\
+#   \mathrm{running\_mean} &\leftarrow (1 - \mathrm{momentum}) \cdot \mathrm{running\_mean} + \mathrm{momentum} \cdot \mathrm{mean}\\
+#   \mathrm{running\_var} &\leftarrow (1 - \mathrm{momentum}) \cdot \mathrm{running\_var} + \mathrm{momentum} \cdot \mathrm{var} \cdot \frac{n}{n - 1} \qquad\text{unbiased}\\
+#   \mathrm{num\_batches\_tracked} &\leftarrow \mathrm{num\_batches\_tracked} + 1\\
+#   &\text{eval:}\\
+#   y &= \frac{x - \mathrm{running\_mean}}{\sqrt{\mathrm{running\_var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad\text{no buffer changes}
+#   \end{aligned}$$
 #
 # - The buffer updates carry no gradient (do them under `torch.no_grad()` or on detached
 #   tensors). The gradient in training flows through the batch mean and variance; in eval the
@@ -204,17 +204,17 @@
 # - 对每个通道 c：`(N, C)` 在维度 `(0,)` 上归约，`(N, C, L)` 在 `(0, 2)` 上归约，n 为参与归约的
 #   元素个数（`N` 或 `N * L`）：
 #
-#   ```
-#   训练（module.training 为 True）：
-#       mean  = (1/n) Σ x                      # 每个通道一个
-#       var   = (1/n) Σ (x - mean)^2           # 有偏方差，用于归一化
-#       y     = (x - mean) / sqrt(var + eps) * weight + bias
-#       running_mean = (1 - momentum) * running_mean + momentum * mean
-#       running_var  = (1 - momentum) * running_var  + momentum * var * n / (n - 1)   # 无偏
-#       num_batches_tracked += 1
-#   eval：
-#       y = (x - running_mean) / sqrt(running_var + eps) * weight + bias   # buffer 不变
-#   ```
+#   $$\begin{aligned}
+#   &\text{训练（module.training 为 True）：}\\
+#   \mathrm{mean} &= \frac{1}{n}\sum x \qquad\text{每个通道一个}\\
+#   \mathrm{var} &= \frac{1}{n}\sum (x - \mathrm{mean})^2 \qquad\text{有偏方差，用于归一化}\\
+#   y &= \frac{x - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias}\\
+#   \mathrm{running\_mean} &\leftarrow (1 - \mathrm{momentum}) \cdot \mathrm{running\_mean} + \mathrm{momentum} \cdot \mathrm{mean}\\
+#   \mathrm{running\_var} &\leftarrow (1 - \mathrm{momentum}) \cdot \mathrm{running\_var} + \mathrm{momentum} \cdot \mathrm{var} \cdot \frac{n}{n - 1} \qquad\text{无偏}\\
+#   \mathrm{num\_batches\_tracked} &\leftarrow \mathrm{num\_batches\_tracked} + 1\\
+#   &\text{eval：}\\
+#   y &= \frac{x - \mathrm{running\_mean}}{\sqrt{\mathrm{running\_var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad\text{buffer 不变}
+#   \end{aligned}$$
 #
 # - 更新 buffer 不带梯度（放在 `torch.no_grad()` 里，或者用 detach 过的张量）。训练时梯度要经过
 #   批均值和批方差；eval 时滑动统计量是常数。

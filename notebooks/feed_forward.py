@@ -56,11 +56,11 @@
 #   `"relu"`. Any other value raises `ValueError` in the constructor.
 # - The function:
 #
-#   ```
-#   h = act(x @ W1^T + b1)                  (..., d_ff)
-#   h = dropout(h)                          only in training mode
-#   y = h @ W2^T + b2                       (..., d_model)
-#   ```
+#   $$\begin{aligned}
+#   h &= \mathrm{act}(x W_1^\top + b_1) && (\ldots, d_{\mathrm{ff}})\\
+#   h &= \mathrm{dropout}(h) && \text{only in training mode}\\
+#   y &= h W_2^\top + b_2 && (\ldots, d_{\mathrm{model}})
+#   \end{aligned}$$
 #
 # - **Dropout** with probability `dropout` on the hidden activation, after the activation and
 #   before `linear2`, and nowhere else; active only in training mode (`module.train()`), the
@@ -209,11 +209,11 @@
 #   其他取值在构造函数里抛出 `ValueError`。
 # - 计算过程：
 #
-#   ```
-#   h = act(x @ W1^T + b1)                  (..., d_ff)
-#   h = dropout(h)                          仅在训练模式下
-#   y = h @ W2^T + b2                       (..., d_model)
-#   ```
+#   $$\begin{aligned}
+#   h &= \mathrm{act}(x W_1^\top + b_1) && (\ldots, d_{\mathrm{ff}})\\
+#   h &= \mathrm{dropout}(h) && \text{仅在训练模式下}\\
+#   y &= h W_2^\top + b_2 && (\ldots, d_{\mathrm{model}})
+#   \end{aligned}$$
 #
 # - **Dropout**：概率为 `dropout`，作用在隐藏激活上，位置在激活函数之后、`linear2` 之前，别处都
 #   不加；只在训练模式（`module.train()`）下生效，eval 模式（`module.eval()`）下是恒等映射。保留

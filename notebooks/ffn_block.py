@@ -44,11 +44,11 @@
 # - The function, for `x` of shape `(..., dim)` (1-D to 4-D, possibly non-contiguous), float32 or
 #   float64, returning `(..., dim)` in the same dtype, without modifying `x`:
 #
-#   ```
-#   norm(x) = x * rsqrt(mean(x^2, over the last dim) + eps) * weight
-#   ffn(h)  = w2( silu(w1(h)) * w3(h) )
-#   y       = x + ffn(norm(x))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{norm}(x) &= \frac{x}{\sqrt{\mathrm{mean}(x^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean over the last dim}\\
+#   \mathrm{ffn}(h) &= w_2\big(\mathrm{silu}(w_1(h)) \odot w_3(h)\big)\\
+#   y &= x + \mathrm{ffn}(\mathrm{norm}(x))
+#   \end{aligned}$$
 #
 # - No dropout and no other state: train and eval compute the same thing, on every call, with
 #   whatever values the parameters hold at that call.
@@ -99,7 +99,7 @@
 # The residual stream is the model's working memory; each half-layer reads a normalised view of it
 # and writes an update. Normalising only the branch input means the branch always sees inputs of a
 # controlled scale, whatever the stream has grown to, while the skip path stays an exact identity:
-# `dy/dx = I + d ffn(norm(x))/dx`, so gradients reach the first layers without passing through
+# $\frac{\partial y}{\partial x} = I + \frac{\partial\, \mathrm{ffn}(\mathrm{norm}(x))}{\partial x}$, so gradients reach the first layers without passing through
 # any norm. That is why pre-norm stacks train deep without depending on the long warm-up that
 # post-norm needs (they still usually warm up briefly: LLaMA uses 2,000 steps). The
 # price: the stream's magnitude grows with depth (each block adds to it), which is why LLaMA adds
@@ -176,11 +176,11 @@
 # - 计算公式：`x` 的形状为 `(..., dim)`（1 维到 4 维，可能是非连续张量），dtype 为 float32 或
 #   float64，返回形状 `(..., dim)`、dtype 相同的结果，不要修改 `x`：
 #
-#   ```
-#   norm(x) = x * rsqrt(mean(x^2, 最后一维) + eps) * weight
-#   ffn(h)  = w2( silu(w1(h)) * w3(h) )
-#   y       = x + ffn(norm(x))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{norm}(x) &= \frac{x}{\sqrt{\mathrm{mean}(x^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean 在最后一维上求}\\
+#   \mathrm{ffn}(h) &= w_2\big(\mathrm{silu}(w_1(h)) \odot w_3(h)\big)\\
+#   y &= x + \mathrm{ffn}(\mathrm{norm}(x))
+#   \end{aligned}$$
 #
 # - 没有 dropout，也没有其他状态：train 和 eval 模式算的是同一个东西，每次调用都用参数在那一刻的值。
 # - 归一化的统计量用 float32 计算再转回原 dtype（LLaMA 的 `self._norm(x.float()).type_as(x)`）
@@ -225,7 +225,7 @@
 #
 # 残差流是模型的工作记忆；每个半层读取它的一个归一化视图，再写回一次更新。只对分支输入做归一化，
 # 分支看到的输入尺度就始终受控，不管残差流已经长到多大；而跳连路径保持严格的恒等：
-# `dy/dx = I + d ffn(norm(x))/dx`，梯度不经过任何归一化就能传到最前面几层。这就是前置归一化的深层
+# $\frac{\partial y}{\partial x} = I + \frac{\partial\, \mathrm{ffn}(\mathrm{norm}(x))}{\partial x}$，梯度不经过任何归一化就能传到最前面几层。这就是前置归一化的深层
 # 堆叠不依赖后置归一化所需的那种长时间预热也能训起来的原因（实际上通常仍会短暂预热：LLaMA 用了 2,000 步）。代价是残差流的幅度随深度增长（每个块都往上加），
 # 所以 LLaMA 在输出投影之前还要再加一个 RMSNorm。RMSNorm 去掉了 LayerNorm 的中心化和 bias：它只需要
 # 尺度，计算也更省。

@@ -38,10 +38,10 @@
 #   dtype. `eps` is a positive float, added inside the square root.
 # - Return the pair `(normed, new_residual)`, both of shape `(..., dim)` and the inputs' dtype:
 #
-#   ```
-#   new_residual = x + residual
-#   normed       = new_residual * rsqrt(mean(new_residual^2, over the last dim) + eps) * weight
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{new\_residual} &= x + \mathrm{residual}\\
+#   \mathrm{normed} &= \frac{\mathrm{new\_residual}}{\sqrt{\mathrm{mean}(\mathrm{new\_residual}^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean over the last dim}
+#   \end{aligned}$$
 #
 #   in this order: `normed` first (the next branch's input), `new_residual` second (the stream).
 # - Out of place: do not modify `x`, `residual` or `weight` (vLLM's CUDA kernel updates its
@@ -159,10 +159,10 @@
 #   是正的浮点数，加在根号里面。
 # - 返回二元组 `(normed, new_residual)`，形状都是 `(..., dim)`，dtype 与输入相同：
 #
-#   ```
-#   new_residual = x + residual
-#   normed       = new_residual * rsqrt(mean(new_residual^2, 最后一维) + eps) * weight
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{new\_residual} &= x + \mathrm{residual}\\
+#   \mathrm{normed} &= \frac{\mathrm{new\_residual}}{\sqrt{\mathrm{mean}(\mathrm{new\_residual}^2) + \varepsilon}} \cdot \mathrm{weight} \qquad \text{mean 在最后一维上求}
+#   \end{aligned}$$
 #
 #   顺序就是这样：`normed` 在前（下一个分支的输入），`new_residual` 在后（残差流）。
 # - 不要原地修改：`x`、`residual`、`weight` 都不能动（vLLM 的 CUDA 算子会原地更新它的缓冲区；这里是

@@ -48,12 +48,11 @@
 #
 # - `llama_hidden_dim` returns a Python `int`, computed as in Meta's LLaMA code:
 #
-#   ```
-#   hidden = int(2 * (4 * dim) / 3)                      # truncate
-#   if ffn_dim_multiplier is not None:
-#       hidden = int(ffn_dim_multiplier * hidden)        # truncate again
-#   hidden = the smallest multiple of multiple_of that is >= hidden
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{hidden} &= \left\lfloor \frac{2 \cdot (4 \cdot \mathrm{dim})}{3} \right\rfloor \qquad \text{truncate}\\
+#   \mathrm{hidden} &= \left\lfloor \mathrm{ffn\_dim\_multiplier} \cdot \mathrm{hidden} \right\rfloor \qquad \text{truncate again, if ffn\_dim\_multiplier is not None}\\
+#   \mathrm{hidden} &= \mathrm{multiple\_of} \cdot \left\lceil \frac{\mathrm{hidden}}{\mathrm{multiple\_of}} \right\rceil \qquad \text{the smallest multiple of multiple\_of that is} \ge \mathrm{hidden}
+#   \end{aligned}$$
 #
 #   `llama_hidden_dim(4096) == 11008`, `llama_hidden_dim(8192, 4096, 1.3) == 28672` (Llama 2
 #   70B), `llama_hidden_dim(96) == 256` (already a multiple: not bumped).
@@ -75,9 +74,7 @@
 # - The function, for `x` of shape `(..., dim)` (1-D to 4-D, possibly non-contiguous), float32 or
 #   float64, returning `(..., dim)` in the same dtype, without modifying `x`:
 #
-#   ```
-#   y = w2( act(w1(x)) * w3(x) )
-#   ```
+#   $$y = w_2\big(\mathrm{act}(w_1(x)) \odot w_3(x)\big)$$
 #
 #   The module has no dropout and no other state: train and eval mode compute the same thing, on
 #   every call, with whatever values the parameters hold at that call.
@@ -210,12 +207,11 @@
 #
 # - `llama_hidden_dim` 返回 Python 的 `int`，算法与 Meta 的 LLaMA 代码一致：
 #
-#   ```
-#   hidden = int(2 * (4 * dim) / 3)                      # 截断取整
-#   if ffn_dim_multiplier is not None:
-#       hidden = int(ffn_dim_multiplier * hidden)        # 再截断一次
-#   hidden = 不小于 hidden 的最小的 multiple_of 的倍数
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{hidden} &= \left\lfloor \frac{2 \cdot (4 \cdot \mathrm{dim})}{3} \right\rfloor \qquad \text{截断取整}\\
+#   \mathrm{hidden} &= \left\lfloor \mathrm{ffn\_dim\_multiplier} \cdot \mathrm{hidden} \right\rfloor \qquad \text{再截断一次（ffn\_dim\_multiplier 不为 None 时）}\\
+#   \mathrm{hidden} &= \mathrm{multiple\_of} \cdot \left\lceil \frac{\mathrm{hidden}}{\mathrm{multiple\_of}} \right\rceil \qquad \text{不小于 hidden 的最小的 multiple\_of 的倍数}
+#   \end{aligned}$$
 #
 #   `llama_hidden_dim(4096) == 11008`，`llama_hidden_dim(8192, 4096, 1.3) == 28672`（Llama 2
 #   70B），`llama_hidden_dim(96) == 256`（本来就是倍数，不再加一档）。
@@ -237,9 +233,7 @@
 # - 计算公式：`x` 的形状为 `(..., dim)`（1 维到 4 维，可能是非连续张量），dtype 为 float32 或
 #   float64，返回形状 `(..., dim)`、dtype 相同的结果，不要修改 `x`：
 #
-#   ```
-#   y = w2( act(w1(x)) * w3(x) )
-#   ```
+#   $$y = w_2\big(\mathrm{act}(w_1(x)) \odot w_3(x)\big)$$
 #
 #   模块没有 dropout，也没有其他状态：train 和 eval 模式算的是同一个东西，每次调用都用参数在那一刻
 #   的值。

@@ -41,23 +41,23 @@
 #   `eps`: a Python float.
 # - Forward, per vector along the last dim, with n = D:
 #
-#   ```
-#   mean  = (1/n) Σ x_i
-#   var   = (1/n) Σ (x_i - mean)^2             # biased
-#   rstd  = 1 / sqrt(var + eps)
-#   x_hat = (x - mean) * rstd
-#   y     = x_hat * weight + bias              # same shape and dtype as x
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_i\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_i - \mathrm{mean})^2 \qquad \text{biased}\\
+#   \mathrm{rstd} &= \frac{1}{\sqrt{\mathrm{var} + \varepsilon}}\\
+#   \hat{x} &= (x - \mathrm{mean}) \cdot \mathrm{rstd}\\
+#   y &= \hat{x} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{same shape and dtype as } x
+#   \end{aligned}$$
 #
 # - Backward receives `dy` (shape of `y`) and returns **four** values, one per forward input:
 #   `dx` shaped like `x`, `dweight` and `dbias` **shaped `(D,)`** (summed over every leading
 #   dim), and `None` for `eps`. With `g = dy * weight`:
 #
-#   ```
-#   dx      = rstd * (g - mean(g) - x_hat * mean(g * x_hat))   # means over the last dim
-#   dweight = Σ_rows dy * x_hat
-#   dbias   = Σ_rows dy
-#   ```
+#   $$\begin{aligned}
+#   dx &= \mathrm{rstd} \cdot \big(g - \mathrm{mean}(g) - \hat{x} \cdot \mathrm{mean}(g \cdot \hat{x})\big) \qquad \text{means over the last dim}\\
+#   d\,\mathrm{weight} &= \sum_{\text{rows}} dy \cdot \hat{x}\\
+#   d\,\mathrm{bias} &= \sum_{\text{rows}} dy
+#   \end{aligned}$$
 #
 # - Keep the tensors backward needs with **`ctx.save_for_backward(...)`** and read them back
 #   from `ctx.saved_tensors`. Plain numbers may stay on `ctx` (`ctx.eps = eps`); a tensor kept as
@@ -184,23 +184,23 @@
 #   为 float32 或 float64。`weight`、`bias`：形状 `(D,)`，dtype 相同。`eps`：Python 浮点数。
 # - 前向，对最后一维上的每个向量（n = D）：
 #
-#   ```
-#   mean  = (1/n) Σ x_i
-#   var   = (1/n) Σ (x_i - mean)^2             # 有偏方差
-#   rstd  = 1 / sqrt(var + eps)
-#   x_hat = (x - mean) * rstd
-#   y     = x_hat * weight + bias              # 形状和 dtype 与 x 相同
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_i\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_i - \mathrm{mean})^2 \qquad \text{有偏方差}\\
+#   \mathrm{rstd} &= \frac{1}{\sqrt{\mathrm{var} + \varepsilon}}\\
+#   \hat{x} &= (x - \mathrm{mean}) \cdot \mathrm{rstd}\\
+#   y &= \hat{x} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{形状和 dtype 与 } x \text{ 相同}
+#   \end{aligned}$$
 #
 # - 反向接收 `dy`（形状同 `y`），返回**四个**值，与前向的输入一一对应：形状同 `x` 的 `dx`；
 #   **形状为 `(D,)`** 的 `dweight` 和 `dbias`（在所有前置维度上求和）；`eps` 对应 `None`。
 #   记 `g = dy * weight`：
 #
-#   ```
-#   dx      = rstd * (g - mean(g) - x_hat * mean(g * x_hat))   # 均值都在最后一维上求
-#   dweight = Σ_行 dy * x_hat
-#   dbias   = Σ_行 dy
-#   ```
+#   $$\begin{aligned}
+#   dx &= \mathrm{rstd} \cdot \big(g - \mathrm{mean}(g) - \hat{x} \cdot \mathrm{mean}(g \cdot \hat{x})\big) \qquad \text{均值都在最后一维上求}\\
+#   d\,\mathrm{weight} &= \sum_{\text{行}} dy \cdot \hat{x}\\
+#   d\,\mathrm{bias} &= \sum_{\text{行}} dy
+#   \end{aligned}$$
 #
 # - 反向需要的张量用 **`ctx.save_for_backward(...)`** 保存，再从 `ctx.saved_tensors` 取回。普通
 #   数字可以留在 `ctx` 上（`ctx.eps = eps`）；把张量存成属性（`ctx.x_hat = x_hat`）即使数值正确也

@@ -51,13 +51,13 @@
 # - Compute in `c = float32` for half inputs (the input's own dtype for float32 and float64), and
 #   round once, at the end:
 #
-#   ```
-#   xf    = x in dtype c
-#   mean  = (1/n) Σ xf_i                        # over the last dim, n = dim
-#   var   = (1/n) Σ (xf_i - mean)^2             # two-pass, biased
-#   y     = (xf - mean) / sqrt(var + eps) * weight + bias     # weight, bias in dtype c
-#   return y in x.dtype
-#   ```
+#   $$\begin{aligned}
+#   x_f &= x \qquad \text{in dtype } c\\
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_{f,i} \qquad \text{over the last dim, } n = \mathrm{dim}\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_{f,i} - \mathrm{mean})^2 \qquad \text{two-pass, biased}\\
+#   y &= \frac{x_f - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{weight, bias in dtype } c\\
+#   &\text{return } y \text{ in x.dtype}
+#   \end{aligned}$$
 #
 # It must behave like `nn.LayerNorm(dim, eps)` run on a float32 copy of the input with float32
 # parameters, its output rounded to the input's dtype: same outputs and gradients with respect to
@@ -188,13 +188,13 @@
 # - 半精度输入在 `c = float32` 下计算（float32 和 float64 输入就用它们自己的 dtype），只在最后
 #   舍入一次：
 #
-#   ```
-#   xf    = 转成 dtype c 的 x
-#   mean  = (1/n) Σ xf_i                        # 在最后一维上，n = dim
-#   var   = (1/n) Σ (xf_i - mean)^2             # 两遍法，有偏方差
-#   y     = (xf - mean) / sqrt(var + eps) * weight + bias     # weight、bias 也转成 c
-#   返回转成 x.dtype 的 y
-#   ```
+#   $$\begin{aligned}
+#   x_f &= x \qquad \text{转成 dtype } c \text{ 的 } x\\
+#   \mathrm{mean} &= \frac{1}{n}\sum_i x_{f,i} \qquad \text{在最后一维上，} n = \mathrm{dim}\\
+#   \mathrm{var} &= \frac{1}{n}\sum_i (x_{f,i} - \mathrm{mean})^2 \qquad \text{两遍法，有偏方差}\\
+#   y &= \frac{x_f - \mathrm{mean}}{\sqrt{\mathrm{var} + \varepsilon}} \cdot \mathrm{weight} + \mathrm{bias} \qquad \text{weight、bias 也转成 } c\\
+#   &\text{返回转成 x.dtype 的 } y
+#   \end{aligned}$$
 #
 # 行为要与这样的计算一致：把输入复制成 float32，用 float32 参数跑 `nn.LayerNorm(dim, eps)`，再把输出
 # 舍入到输入的 dtype。输出以及对 `x`、`weight`、`bias` 的梯度（各自保持自己的 dtype）都要相同，

@@ -40,10 +40,10 @@
 #
 #   | placement | output | norms (each `nn.LayerNorm(dim)`, eps 1e-5) |
 #   | --- | --- | --- |
-#   | `"pre"` (default) | `x + f(norm(x))` | `self.norm` |
-#   | `"post"` | `norm(x + f(x))` | `self.norm` |
-#   | `"sandwich"` | `x + norm_out(f(norm_in(x)))` | `self.norm_in`, `self.norm_out` |
-#   | `"deepnorm"` | `norm(alpha * x + f(x))` | `self.norm` |
+#   | `"pre"` (default) | $x + f(\mathrm{norm}(x))$ | `self.norm` |
+#   | `"post"` | $\mathrm{norm}(x + f(x))$ | `self.norm` |
+#   | `"sandwich"` | $x + \mathrm{norm\_out}(f(\mathrm{norm\_in}(x)))$ | `self.norm_in`, `self.norm_out` |
+#   | `"deepnorm"` | $\mathrm{norm}(\alpha \cdot x + f(x))$ | `self.norm` |
 #
 #   `alpha` is used by `"deepnorm"` only. Any other `placement` (a typo, another case such as
 #   `"Pre"`) raises `ValueError` in `__init__`.
@@ -159,10 +159,10 @@
 #
 #   | placement | 输出 | 归一化层（都是 `nn.LayerNorm(dim)`，eps 1e-5） |
 #   | --- | --- | --- |
-#   | `"pre"`（默认） | `x + f(norm(x))` | `self.norm` |
-#   | `"post"` | `norm(x + f(x))` | `self.norm` |
-#   | `"sandwich"` | `x + norm_out(f(norm_in(x)))` | `self.norm_in`、`self.norm_out` |
-#   | `"deepnorm"` | `norm(alpha * x + f(x))` | `self.norm` |
+#   | `"pre"`（默认） | $x + f(\mathrm{norm}(x))$ | `self.norm` |
+#   | `"post"` | $\mathrm{norm}(x + f(x))$ | `self.norm` |
+#   | `"sandwich"` | $x + \mathrm{norm\_out}(f(\mathrm{norm\_in}(x)))$ | `self.norm_in`、`self.norm_out` |
+#   | `"deepnorm"` | $\mathrm{norm}(\alpha \cdot x + f(x))$ | `self.norm` |
 #
 #   `alpha` 只在 `"deepnorm"` 时使用。其他任何 `placement`（拼写错误，或者大小写不同，比如
 #   `"Pre"`）都要在 `__init__` 里抛出 `ValueError`。

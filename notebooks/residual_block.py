@@ -22,8 +22,8 @@
 # connection that adds the sublayer's input back to its output, and a LayerNorm. Where the norm
 # goes is a real design choice:
 #
-# - **post-norm** (the 2017 paper): `y = norm(x + dropout(sublayer(x)))`
-# - **pre-norm** (GPT-2, Llama and most models since): `y = x + dropout(sublayer(norm(x)))`
+# - **post-norm** (the 2017 paper): $y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$
+# - **pre-norm** (GPT-2, Llama and most models since): $y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$
 #
 # ## What to write
 #
@@ -80,7 +80,7 @@
 #
 # ## Why it works
 #
-# With `y = x + F(x)` the Jacobian is `I + dF/dx`: whatever the branch does, the gradient has an
+# With $y = x + F(x)$ the Jacobian is $I + \frac{\partial F}{\partial x}$: whatever the branch does, the gradient has an
 # identity path back, and each block only has to learn a correction to its input, which is easy
 # to start at zero (He et al. 2016, "Deep Residual Learning for Image Recognition"). Where the
 # norm sits decides what that identity path looks like. In post-norm every add is followed by a
@@ -126,7 +126,7 @@
 #
 # ## Background
 #
-# The article "FFN, Residual Addition, LN" derives `dy/dx = 1 + dF(x)/dx` in its section
+# The article "FFN, Residual Addition, LN" derives $\frac{dy}{dx} = 1 + \frac{dF(x)}{dx}$ in its section
 # "残差连接为什么能缓解梯度消失？", and in its section "残差连接为什么有助于训练深层网络？" explains
 # that each layer then only learns a correction to its input; the article "Add & Norm 层" makes
 # the same point about learning the increment in its section "Add". In its section
@@ -147,8 +147,8 @@
 # Transformer 里的每个子层（注意力、FFN）都套在一个 “Add & Norm” 结构里：一条把子层输入直接加到
 # 子层输出上的跳连（残差连接），外加一个 LayerNorm。归一化放在哪里，是一个实打实的设计选择：
 #
-# - **Post-Norm**（2017 年的原论文）：`y = norm(x + dropout(sublayer(x)))`
-# - **Pre-Norm**（GPT-2、Llama 以及此后的大多数模型）：`y = x + dropout(sublayer(norm(x)))`
+# - **Post-Norm**（2017 年的原论文）：$y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$
+# - **Pre-Norm**（GPT-2、Llama 以及此后的大多数模型）：$y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$
 #
 # ## 要写什么
 #
@@ -201,7 +201,7 @@
 #
 # ## 为什么有效
 #
-# 对 `y = x + F(x)`，雅可比矩阵是 `I + dF/dx`：不管分支做了什么，梯度总有一条恒等路径可以传回去；
+# 对 $y = x + F(x)$，雅可比矩阵是 $I + \frac{\partial F}{\partial x}$：不管分支做了什么，梯度总有一条恒等路径可以传回去；
 # 而且每个块只需学习对输入的修正，这个修正从 0 开始学起很容易（He 等 2016，“Deep Residual
 # Learning for Image Recognition”）。归一化放在哪里，决定了这条恒等路径是什么样子。Post-Norm 里
 # 每次相加之后都跟着一个归一化，通往底层的路径每经过一个块就要穿过一个归一化层；Xiong 等（2020，
@@ -241,7 +241,7 @@
 # ## 背景
 #
 # 《FFN, Residual Addition, LN》在“残差连接为什么能缓解梯度消失？”一节推导了
-# `dy/dx = 1 + dF(x)/dx`，并在“残差连接为什么有助于训练深层网络？”一节说明，有了残差连接，每层
+# $\frac{dy}{dx} = 1 + \frac{dF(x)}{dx}$，并在“残差连接为什么有助于训练深层网络？”一节说明，有了残差连接，每层
 # 只需学习对输入的修正；《Add & Norm 层》在“Add”一节用“学增量”的说法讲了同一件事。
 # 《FFN, Residual Addition, LN》在“2.3 Pre-Norm & Post-Norm”一节比较了两种放置方式：Post-Norm
 # 对初始化和学习率很敏感（文章还断言它正则化更强、上限可能更高，但并无证据）；Pre-Norm 保留了一条不经归一化的残差

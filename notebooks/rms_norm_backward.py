@@ -40,21 +40,21 @@
 #   a Python float.
 # - Forward, per vector along the last dim, with n = D:
 #
-#   ```
-#   ms    = (1/n) Σ x_i^2
-#   rstd  = 1 / sqrt(ms + eps)
-#   x_hat = x * rstd
-#   y     = x_hat * weight                    # same shape and dtype as x
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{ms} &= \frac{1}{n}\sum_i x_i^2\\
+#   \mathrm{rstd} &= \frac{1}{\sqrt{\mathrm{ms} + \varepsilon}}\\
+#   \hat{x} &= x \cdot \mathrm{rstd}\\
+#   y &= \hat{x} \cdot \mathrm{weight} \qquad \text{same shape and dtype as } x
+#   \end{aligned}$$
 #
 # - Backward receives `dy` and returns **three** values: `dx` shaped like `x`, `dweight`
 #   **shaped `(D,)`** (summed over every leading dim), and `None` for `eps`. With
 #   `g = dy * weight`:
 #
-#   ```
-#   dx      = rstd * (g - x_hat * mean(g * x_hat))   # mean over the last dim
-#   dweight = Σ_rows dy * x_hat
-#   ```
+#   $$\begin{aligned}
+#   dx &= \mathrm{rstd} \cdot \big(g - \hat{x} \cdot \mathrm{mean}(g \cdot \hat{x})\big) \qquad \text{mean over the last dim}\\
+#   d\,\mathrm{weight} &= \sum_{\text{rows}} dy \cdot \hat{x}
+#   \end{aligned}$$
 #
 # - Keep the tensors backward needs with **`ctx.save_for_backward(...)`** and read them back
 #   from `ctx.saved_tensors`. Plain numbers may stay on `ctx` (`ctx.eps = eps`); a tensor kept as
@@ -171,20 +171,20 @@
 #   为 float32 或 float64。`weight`：形状 `(D,)`，dtype 相同。`eps`：Python 浮点数。
 # - 前向，对最后一维上的每个向量（n = D）：
 #
-#   ```
-#   ms    = (1/n) Σ x_i^2
-#   rstd  = 1 / sqrt(ms + eps)
-#   x_hat = x * rstd
-#   y     = x_hat * weight                    # 形状和 dtype 与 x 相同
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{ms} &= \frac{1}{n}\sum_i x_i^2\\
+#   \mathrm{rstd} &= \frac{1}{\sqrt{\mathrm{ms} + \varepsilon}}\\
+#   \hat{x} &= x \cdot \mathrm{rstd}\\
+#   y &= \hat{x} \cdot \mathrm{weight} \qquad \text{形状和 dtype 与 } x \text{ 相同}
+#   \end{aligned}$$
 #
 # - 反向接收 `dy`，返回**三个**值：形状同 `x` 的 `dx`；**形状为 `(D,)`** 的 `dweight`（在所有
 #   前置维度上求和）；`eps` 对应 `None`。记 `g = dy * weight`：
 #
-#   ```
-#   dx      = rstd * (g - x_hat * mean(g * x_hat))   # 均值在最后一维上求
-#   dweight = Σ_行 dy * x_hat
-#   ```
+#   $$\begin{aligned}
+#   dx &= \mathrm{rstd} \cdot \big(g - \hat{x} \cdot \mathrm{mean}(g \cdot \hat{x})\big) \qquad \text{均值在最后一维上求}\\
+#   d\,\mathrm{weight} &= \sum_{\text{行}} dy \cdot \hat{x}
+#   \end{aligned}$$
 #
 # - 反向需要的张量用 **`ctx.save_for_backward(...)`** 保存，再从 `ctx.saved_tensors` 取回。普通
 #   数字可以留在 `ctx` 上（`ctx.eps = eps`）；把张量存成属性（`ctx.x_hat = x_hat`）即使数值正确也

@@ -43,12 +43,12 @@
 # - `backward` receives `grad_output` (dL/dy, the shape of `y`) and returns dL/dx, with the
 #   shape and dtype of `x`:
 #
-#   ```
-#   s      = sigmoid(x)
-#   y      = x * s
-#   dy/dx  = s + x * s * (1 - s) = s * (1 + x * (1 - s))
-#   grad_x = grad_output * dy/dx
-#   ```
+#   $$\begin{aligned}
+#   s &= \sigma(x)\\
+#   y &= x \cdot s\\
+#   \frac{dy}{dx} &= s + x \cdot s \cdot (1 - s) = s \cdot \big(1 + x \cdot (1 - s)\big)\\
+#   \mathrm{grad\_x} &= \mathrm{grad\_output} \cdot \frac{dy}{dx}
+#   \end{aligned}$$
 #
 # - Keep what backward needs with **`ctx.save_for_backward(...)`** and read it back with
 #   `ctx.saved_tensors`; not as an attribute such as `ctx.x = x`.
@@ -107,11 +107,11 @@
 #
 # ## Why it works
 #
-# - **Product rule.** `y = x * s(x)`, so `dy/dx = s(x) + x * s'(x)`, and sigmoid's derivative is
-#   `s' = s (1 - s)` (at most 1/4, at 0: question `act-sigmoid-max-derivative`). Together:
-#   `s (1 + x (1 - s))`. For large x it tends to 1 (like ReLU), for very negative x to 0, and it
+# - **Product rule.** $y = x \cdot s(x)$, so $\frac{dy}{dx} = s(x) + x \cdot s'(x)$, and sigmoid's derivative is
+#   $s' = s(1 - s)$ (at most 1/4, at 0: question `act-sigmoid-max-derivative`). Together:
+#   $s\big(1 + x(1 - s)\big)$. For large x it tends to 1 (like ReLU), for very negative x to 0, and it
 #   slightly exceeds 1 near x = 2.4: SiLU is not monotone in slope.
-# - **Chain rule.** backward receives dL/dy and returns dL/dx = dL/dy * dy/dx, elementwise.
+# - **Chain rule.** backward receives dL/dy and returns $\frac{\partial L}{\partial x} = \frac{\partial L}{\partial y} \cdot \frac{dy}{dx}$, elementwise.
 # - **What to save.** The derivative needs `x` (and `s`, which is cheap to recompute from `x`).
 #   Saving `x` alone costs one tensor of memory per call and one extra sigmoid in backward;
 #   saving `x` and `s` costs two tensors and saves the sigmoid. Both are correct. The output `y`
@@ -193,12 +193,12 @@
 # - `backward` 接收 `grad_output`（即 dL/dy，形状与 `y` 相同），返回 dL/dx，形状和 dtype 与 `x`
 #   相同：
 #
-#   ```
-#   s      = sigmoid(x)
-#   y      = x * s
-#   dy/dx  = s + x * s * (1 - s) = s * (1 + x * (1 - s))
-#   grad_x = grad_output * dy/dx
-#   ```
+#   $$\begin{aligned}
+#   s &= \sigma(x)\\
+#   y &= x \cdot s\\
+#   \frac{dy}{dx} &= s + x \cdot s \cdot (1 - s) = s \cdot \big(1 + x \cdot (1 - s)\big)\\
+#   \mathrm{grad\_x} &= \mathrm{grad\_output} \cdot \frac{dy}{dx}
+#   \end{aligned}$$
 #
 # - 反向传播需要的张量用 **`ctx.save_for_backward(...)`** 保存，再通过 `ctx.saved_tensors` 取回；
 #   不要存成 `ctx.x = x` 这样的属性。
@@ -253,11 +253,11 @@
 #
 # ## 为什么有效
 #
-# - **乘积法则。** `y = x * s(x)`，所以 `dy/dx = s(x) + x * s'(x)`，而 sigmoid 的导数是
-#   `s' = s (1 - s)`（最大为 1/4，在 0 点取到：题目 `act-sigmoid-max-derivative`）。合起来就是
-#   `s (1 + x (1 - s))`。x 很大时它趋于 1（与 ReLU 一样），x 很负时趋于 0，在 x = 2.4 附近还略
+# - **乘积法则。** $y = x \cdot s(x)$，所以 $\frac{dy}{dx} = s(x) + x \cdot s'(x)$，而 sigmoid 的导数是
+#   $s' = s(1 - s)$（最大为 1/4，在 0 点取到：题目 `act-sigmoid-max-derivative`）。合起来就是
+#   $s\big(1 + x(1 - s)\big)$。x 很大时它趋于 1（与 ReLU 一样），x 很负时趋于 0，在 x = 2.4 附近还略
 #   大于 1：SiLU 的斜率并不单调。
-# - **链式法则。** backward 接收 dL/dy，逐元素返回 dL/dx = dL/dy * dy/dx。
+# - **链式法则。** backward 接收 dL/dy，逐元素返回 $\frac{\partial L}{\partial x} = \frac{\partial L}{\partial y} \cdot \frac{dy}{dx}$。
 # - **保存什么。** 导数需要 `x`（以及 `s`，而 `s` 可以从 `x` 便宜地重新算出）。只保存 `x`，每次
 #   调用多占一个张量的内存，反向时多算一次 sigmoid；同时保存 `x` 和 `s`，要占两个张量，但省了那次
 #   sigmoid。两种都对。只保存输出 `y` 不行：从 `y` 无法便宜地恢复出 `x`。

@@ -37,10 +37,10 @@
 #   modify `x`.
 # - Along `dim`, for each slice `x_1 ... x_n`:
 #
-#   ```
-#   softmax(x)_i     = exp(x_i) / sum_j exp(x_j)
-#   log_softmax(x)_i = x_i - log(sum_j exp(x_j))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{softmax}(x)_i &= \frac{e^{x_i}}{\sum_j e^{x_j}}\\
+#   \mathrm{log\_softmax}(x)_i &= x_i - \log \sum_j e^{x_j}
+#   \end{aligned}$$
 #
 # - Logits can be large (1e4) or `-inf` (a masked position: its probability is exactly 0 and its
 #   log-probability `-inf`). Every slice the tests use holds at least one finite logit; a slice of
@@ -181,10 +181,10 @@
 #   返回一个**形状和 dtype 都与 `x` 相同**的新张量，不要修改 `x`。
 # - 沿 `dim` 方向，对每个切片 `x_1 ... x_n`：
 #
-#   ```
-#   softmax(x)_i     = exp(x_i) / sum_j exp(x_j)
-#   log_softmax(x)_i = x_i - log(sum_j exp(x_j))
-#   ```
+#   $$\begin{aligned}
+#   \mathrm{softmax}(x)_i &= \frac{e^{x_i}}{\sum_j e^{x_j}}\\
+#   \mathrm{log\_softmax}(x)_i &= x_i - \log \sum_j e^{x_j}
+#   \end{aligned}$$
 #
 # - logits 可能很大（1e4），也可能是 `-inf`（被掩码的位置：概率恰好为 0，对数概率为 `-inf`）。
 #   测试用到的每个切片至少有一个有限的 logit；全是 `-inf` 的切片在本题中没有定义。

@@ -48,9 +48,7 @@
 #
 # - The function:
 #
-#   ```
-#   y = w2( silu(w1(x)) * w3(x) )        silu(z) = z * sigmoid(z)
-#   ```
+#   $$y = w_2\big(\mathrm{silu}(w_1(x)) \odot w_3(x)\big),\qquad \mathrm{silu}(z) = z \cdot \sigma(z)$$
 #
 # Outputs and the gradients with respect to `x` and all three weights are compared with this
 # formula.
@@ -170,9 +168,7 @@
 #
 # - 计算公式：
 #
-#   ```
-#   y = w2( silu(w1(x)) * w3(x) )        silu(z) = z * sigmoid(z)
-#   ```
+#   $$y = w_2\big(\mathrm{silu}(w_1(x)) \odot w_3(x)\big),\qquad \mathrm{silu}(z) = z \cdot \sigma(z)$$
 #
 # 评测会按这个公式比较输出，以及对 `x` 和三个权重的梯度。
 #

@@ -11,7 +11,9 @@ stderr, never a traceback.
 from __future__ import annotations
 
 import functools
+import hmac
 import random
+import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -27,7 +29,7 @@ from addnorm_client.cli.answers import NotAnAnswer, parse_answer
 from addnorm_client.cli.local_check import LocalReport, local_slugs, run_local_check
 from addnorm_client.cli.watch import FileWatcher
 from addnorm_client.cli.workfile import exercise_of, read_code, starter_file, write_new
-from addnorm_client.client import AddnormError, Client, TokenRejected
+from addnorm_client.client import AddnormError, Client, ServerUnreachable, TokenRejected
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -98,7 +100,32 @@ def _server_url(explicit: str | None = None) -> str:
 def _client(url: str | None = None) -> Client:
     cfg = config.load()
     server = config.normalise_url(url) if url else cfg.server_url()
-    return Client(server, cfg.token_for(server) or "")
+    return Client(server, cfg.token_for(server) or _follow(cfg, server) or "")
+
+
+def _follow(cfg: config.Config, server: str) -> str | None:
+    """A token saved for another local address of the same server (another port, the same data
+    directory), once ``server`` has proved it holds it; saved for ``server`` too. The token is
+    sent nowhere before that proof: a server that does not hold it cannot give one."""
+    for old, token, learner in reversed(config.carried_over(cfg, server)):
+        nonce = secrets.token_hex(16)
+        try:
+            with Client(server, "") as probe:
+                proof = probe.token_proof(learner, nonce)
+        except ServerUnreachable:
+            return None  # the command itself says so
+        except AddnormError:
+            continue  # an older server without the route, or a refusal: no proof
+        if hmac.compare_digest(proof, config.expected_proof(token, nonce)):
+            config.remember(server, token, learner, default=False)
+            err.print(
+                Text(
+                    f"addnorm: {server} holds the account saved for {old} (the same data "
+                    f"directory): using its token, now saved for {server} too"
+                )
+            )
+            return token
+    return None
 
 
 def _check_lang(lang: str) -> str:
@@ -127,7 +154,7 @@ def signup(
         raise AddnormError("the name must not be empty")
     with Client(server, "") as client:
         created = client.create_user(name)
-    path = config.remember(server, str(created["token"]))
+    path = config.remember(server, str(created["token"]), int(created["id"]))
     if as_json:
         show.print_json(out, {**created, "url": server, "config": str(path)})
         return
@@ -174,7 +201,7 @@ def login(
         raise AddnormError("the token must not be empty")
     with Client(server, token) as client:
         me = client.me()
-    path = config.remember(server, token)
+    path = config.remember(server, token, int(me["id"]))
     out.print(Text(f"logged in to {server} as {me.get('name')} (token saved to {path})"))
 
 

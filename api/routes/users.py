@@ -4,6 +4,7 @@ import secrets
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session, SQLModel
 
 from api import export, learners, registration
@@ -11,6 +12,7 @@ from api.deps import AppDep, CurrentUser, SessionDep, hash_token
 from api.limited import client_key
 from api.models import LearnerLang, User, UserCreate, UserCreated, UserPublic, UserUpdate
 from api.routes.downloads import learner_export
+from api.tokens import token_proof
 
 router = APIRouter(tags=["users"])
 
@@ -22,6 +24,22 @@ def learner_lang(user: User) -> LearnerLang:
 
 class TokenRotated(SQLModel):
     token: str
+
+
+class TokenProofAsked(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    user: int = Field(ge=1, le=2**62)
+    nonce: str = Field(min_length=32, max_length=128, pattern="^[0-9a-f]+$")
+
+
+class TokenProof(SQLModel):
+    proof: str
+
+
+# An unknown or disabled learner gets a proof under a key nobody holds: the answer says nothing
+# of which learners exist.
+_NOBODY = secrets.token_hex(32)
 
 
 @router.post(
@@ -59,6 +77,17 @@ def add_learner(session: Session, *, name: str) -> UserCreated:
     session.refresh(user)
     assert user.id is not None
     return UserCreated(id=user.id, name=user.name, token=token, lang=learner_lang(user))
+
+
+@router.post("/users/token-proof", response_model=TokenProof)
+def prove_token(body: TokenProofAsked, session: SessionDep) -> TokenProof:
+    """Prove this server holds learner ``user``'s token without anyone sending it:
+    ``HMAC-SHA256(key = hex SHA-256 of the token, msg = "addnorm-same-server\\n" + nonce)``.
+    The CLI asks it of a new address before carrying over the token it saved for an old one
+    (the same server on another port, the same data directory); no other server can answer."""
+    user = session.get(User, body.user)
+    key = user.token_hash if user is not None and user.disabled_at is None else _NOBODY
+    return TokenProof(proof=token_proof(key, body.nonce))
 
 
 @router.get("/users/me", response_model=UserPublic)

@@ -73,7 +73,10 @@ def test_hints_one_at_a_time_and_the_solution_once_earned(
         expect(button).to_have_text("Hint 2 of 3")
         button.click()
         expect(rungs).to_have_count(2)
-        expect(rungs.nth(1)).to_contain_text("sqrt(var + eps)")
+        # The formula rung is typeset: its TeX source rides along in KaTeX's MathML twin.
+        expect(rungs.nth(1).locator(".katex annotation").first).to_contain_text(
+            r"\sqrt{\mathrm{var} + \varepsilon}"
+        )
         visit.check("hints-en")
 
         # The same rungs in Chinese; the choice of language is remembered.
