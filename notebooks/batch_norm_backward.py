@@ -52,6 +52,10 @@
 # Your Function must behave like `F.batch_norm(x, None, None, weight, bias, training=True,
 # eps=eps)`: same output and the same gradients of `x`, `weight` and `bias`.
 #
+# In formulas, with $g = dy \cdot \mathrm{weight}$ and every mean taken per channel over its $m$ values:
+#
+# $$dx = \mathrm{rstd}\left(g - \overline{g} - \hat{x}\,\overline{g\,\hat{x}}\right),\qquad d\mathrm{weight} = \sum dy\,\hat{x},\qquad d\mathrm{bias} = \sum dy$$
+#
 # ## Not allowed
 #
 # `F.batch_norm`, `torch.batch_norm`, `torch.native_batch_norm` and its private aten entry points
@@ -179,6 +183,10 @@
 #
 # 你的 Function 要与 `F.batch_norm(x, None, None, weight, bias, training=True, eps=eps)` 行为
 # 一致：输出相同，`x`、`weight`、`bias` 的梯度也相同。
+#
+# 用公式写，$g = dy \cdot \mathrm{weight}$，所有均值都按通道在它的 $m$ 个值上取：
+#
+# $$dx = \mathrm{rstd}\left(g - \overline{g} - \hat{x}\,\overline{g\,\hat{x}}\right),\qquad d\mathrm{weight} = \sum dy\,\hat{x},\qquad d\mathrm{bias} = \sum dy$$
 #
 # ## 不允许使用
 #

@@ -49,6 +49,10 @@
 #   parameters, and cache nothing on the module (the hooks cannot see a module attribute, but a
 #   cache is wrong on its own).
 #
+# In formulas: the forward keeps only $x$; backward recomputes the hidden activation and applies the chain rule to it:
+#
+# $$h = \mathrm{GELU}(x W_1^{\top} + b_1),\qquad y = h W_2^{\top} + b_2,\qquad \text{saved} = \{x\}\ \text{not}\ \{h\}$$
+#
 # ## Not allowed
 #
 # `torch.utils.checkpoint` (`checkpoint`, `checkpoint_sequential`, `CheckpointFunction`), and the
@@ -162,6 +166,10 @@
 #   每个用例都有 `hidden_dim >= dim`）都会超出预算；只保留 `x` 并重算则不会。
 # - 参数更新后模块还会被再次调用：要用*当前*的参数重算，不要在模块上缓存任何东西（hooks 看不到
 #   模块属性，但缓存本身就是错的）。
+#
+# 用公式写：前向只保留 $x$；反向重新计算隐藏层激活，再对它用链式法则：
+#
+# $$h = \mathrm{GELU}(x W_1^{\top} + b_1),\qquad y = h W_2^{\top} + b_2,\qquad \text{保存} = \{x\}\ \text{而不是}\ \{h\}$$
 #
 # ## 不允许使用
 #

@@ -50,6 +50,10 @@
 # - `x` has any shape (1-D to 4-D in the tests), dtype float32 or float64, any layout; return
 #   the same shape and dtype, and do not modify `x`.
 #
+# In formulas, in training, with a keep mask drawn per element:
+#
+# $$\mathrm{keep}_i \sim \mathrm{Bernoulli}(1 - p),\qquad y_i = \frac{\mathrm{keep}_i\, x_i}{1 - p},\qquad \mathbb{E}[y_i] = x_i$$
+#
 # ## Not allowed
 #
 # `nn.Dropout` and its family (`Dropout1d/2d/3d`, `AlphaDropout`, `FeatureAlphaDropout`),
@@ -169,6 +173,10 @@
 #   `ctx.save_for_backward` 保存掩码，绝不能再抽一次。每次调用都是新掩码：不要在模块上缓存任何东西。
 # - `x` 可以是任意形状（测试中为 1 维到 4 维），dtype 为 float32 或 float64，任意内存布局；返回
 #   同样形状和 dtype 的张量，不要修改 `x`。
+#
+# 用公式写，训练时每个元素抽一个保留掩码：
+#
+# $$\mathrm{keep}_i \sim \mathrm{Bernoulli}(1 - p),\qquad y_i = \frac{\mathrm{keep}_i\, x_i}{1 - p},\qquad \mathbb{E}[y_i] = x_i$$
 #
 # ## 不允许使用
 #

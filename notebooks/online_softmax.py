@@ -57,6 +57,10 @@
 # single pass needs something to accumulate instead of probabilities to store, which is what
 # FlashAttention does with `P @ V` (see "Cost and memory").
 #
+# In formulas, for a running max $m$ and sum $s$ meeting a chunk $x$:
+#
+# $$m' = \max\left(m, \max_j x_j\right),\qquad s' = s\,e^{m - m'} + \sum_j e^{x_j - m'},\qquad \mathrm{softmax}(x)_i = \frac{e^{x_i - m}}{s}$$
+#
 # ## Not allowed
 #
 # Whatever normalises or takes log-sum-exp in one call: `torch.softmax`, `torch.log_softmax`,
@@ -184,6 +188,10 @@
 # 且输入是分块出错就会暴露的那些行）；评测不会统计它读了 `x` 多少遍。而且它是两遍，不是一遍：
 # 一遍同时得到两个统计量（原来要两遍），再一遍归一化。真正的单遍需要累积某种结果而不是保存
 # 概率，FlashAttention 累积的是 `P @ V`（见“计算量与显存”）。
+#
+# 用公式写，运行最大值 $m$ 和总和 $s$ 遇到一个分块 $x$ 时：
+#
+# $$m' = \max\left(m, \max_j x_j\right),\qquad s' = s\,e^{m - m'} + \sum_j e^{x_j - m'},\qquad \mathrm{softmax}(x)_i = \frac{e^{x_i - m}}{s}$$
 #
 # ## 不允许使用
 #

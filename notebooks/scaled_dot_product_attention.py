@@ -59,6 +59,10 @@
 # is_causal=is_causal, scale=scale)`: same output, same gradients of `q`, `k`, `v` (and of a float
 # mask).
 #
+# In formulas, with $M$ the mask as an additive matrix ($0$ where a key may be attended, $-\infty$ where not):
+#
+# $$\mathrm{Attention}(q, k, v) = \mathrm{softmax}\!\left(\frac{q k^{\top}}{\sqrt{E}} + M\right) v$$
+#
 # ## Not allowed
 #
 # The built-in and every route to it: `F.scaled_dot_product_attention` (also reached as
@@ -204,6 +208,10 @@
 #
 # 你的函数要与 `F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal,
 # scale=scale)` 行为一致：输出相同，`q`、`k`、`v`（以及浮点掩码）的梯度也相同。
+#
+# 用公式写，$M$ 是写成加性矩阵的掩码（可以关注的键为 $0$，不可以的为 $-\infty$）：
+#
+# $$\mathrm{Attention}(q, k, v) = \mathrm{softmax}\!\left(\frac{q k^{\top}}{\sqrt{E}} + M\right) v$$
 #
 # ## 不允许使用
 #

@@ -33,6 +33,11 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "gelu": ("erf", "0.044715"),
     "silu_function": ("sigmoid", "save"),
     "softmax": ("maximum", "log_softmax"),
+    "scaled_dot_product_attention": ("1/sqrt(E)", "KV cache"),
+    "batch_norm_backward": ("(C,)", "SyncBatchNorm"),
+    "online_softmax": ("exp(m_old - m_new)", "FlashAttention"),
+    "dropout": ("1/(1 - p)", "Bernoulli"),
+    "checkpointed_ffn": ("recompute", "checkpointing"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)
