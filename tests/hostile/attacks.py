@@ -1424,7 +1424,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                             )
             """),
             frozenset({"error", "rejected"}),
-            reason="not available in this exercise|called",
+            reason="not available in this exercise|does not allow|called",
         ),
         Attack(
             "disable_torch_function_subclass_around_the_banned_builtin",
@@ -1446,7 +1446,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                             )
             """),
             frozenset({"error", "rejected"}),
-            reason="not available in this exercise|called",
+            reason="not available in this exercise|does not allow|called",
         ),
         Attack(
             "empty_the_tripwire_through_gc",
@@ -1481,7 +1481,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                             blind()
             """),
             frozenset({"error", "rejected"}),
-            reason="not available in this exercise|called",
+            reason="not available in this exercise|does not allow|called",
         ),
         Attack(
             "inference_mode_and_torch_ops_aten",
@@ -1502,7 +1502,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                             return op(x, x.shape[-1:], self.weight, self.bias, self.eps)[0]
             """),
             frozenset({"error", "rejected", "failed"}),
-            reason="not available in this exercise|called|cases failed",
+            reason="not available in this exercise|does not allow|called|cases failed",
         ),
         # torch's own Python implementations of whole operators (the references and
         # decompositions behind torch.compile) compute from primitive ops no ban can list.
