@@ -303,6 +303,7 @@
 # %%
 # addnorm: exercise checkpointed_ffn
 import torch
+import torch.nn.functional as F  # noqa: F401  (F.linear, F.gelu: yours to use)
 from torch import nn
 
 

@@ -520,7 +520,7 @@ SPEC = ExerciseSpec(
     # built on it. softmax stays allowed (the exercise is about attention, not softmax).
     # What a solution is made of, softmax included (the point here is attention): anything
     # else it runs is refused (api/grading/allowlist.py).
-    allowed=(*ELEMENTARY, "softmax", "_softmax"),
+    allowed=(*ELEMENTARY, "softmax", "_softmax", "_softmax_backward_data"),
     banned=(
         "torch.nn.functional.scaled_dot_product_attention",
         "torch._C._nn.scaled_dot_product_attention",
