@@ -24,6 +24,7 @@ from typing import Any
 
 import torch
 
+from api.grading import coverage
 from api.grading.spec import Case, ExerciseSpec
 
 # Long enough for a busy exercise to reuse a set many times, short enough that a learner's next
@@ -155,7 +156,7 @@ class CaseSets:
         return live
 
     def _draw(self, spec: ExerciseSpec, seed: int, now: float, *, shared: bool = True) -> CaseSet:
-        cases = spec.make_cases(torch.Generator().manual_seed(seed))
+        cases = coverage.cases(spec, torch.Generator().manual_seed(seed))
         outcomes = MistakeOutcomes(self._budget) if shared else None
         return CaseSet(spec, seed, list(cases), outcomes, born=now)
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import advice, harness, static, verdict, verdict_zh
+from api.grading import advice, coverage, harness, static, verdict, verdict_zh
 from api.grading.casesets import CaseSets
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
@@ -35,7 +35,7 @@ class Grader:
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
         """Run each spec's reference once, so the first learner does not pay for lazy imports."""
         for spec in specs:
-            for case in spec.make_cases(torch.Generator().manual_seed(0)):
+            for case in coverage.cases(spec, torch.Generator().manual_seed(0)):
                 expected = verdict.expected_outcome(spec.reference, case, spec)
                 for t in expected.truth.tensors.values():
                     if t.is_floating_point():

@@ -34,6 +34,14 @@ Layout = Literal["contiguous", "transposed", "strided"]
 LAYOUTS: tuple[Layout, ...] = ("contiguous", "transposed", "strided")
 
 
+# The float64 tolerance (``verdict.TOLERANCES``) admits a float32 computation: relative 1e-5,
+# where float32 rounds at 6e-8 and float64 at 1e-16. Times this, it is float64's own: a
+# relative 1e-9 still leaves a correct float64 solution five orders of magnitude (another
+# summation order, Welford, a hand-written backward, inputs around 1e4), and float32
+# internals fail by about a hundred times.
+FLOAT64_OWN = 1e-4
+
+
 @dataclass(frozen=True)
 class ModuleArg:
     """A module handed to the constructor (``sublayer``), built from ``modargs.REGISTRY`` by
@@ -203,6 +211,15 @@ class ExerciseSpec:
     # Extra slack on top of the dtype's tolerance, for exercises whose outputs pass through more
     # rounding steps (a FFN's three matmuls) than a norm's.
     tolerance_scale: float = 1.0
+    # May a float64 input be computed in float32 inside (Llama's RMSNorm does, ``x.float()``)?
+    # True: float64 cases get the tolerance of a float32 computation. False: float64's own
+    # (``FLOAT64_OWN``), so a float32 detour fails. The prompt says which; a test holds every
+    # prompt to its spec.
+    float32_internals: bool = False
+    # The computation reduces along the last dim (a norm's statistics, softmax's sum): where
+    # it takes bfloat16, the platform adds rows that show a sum rounded to bfloat16
+    # (``coverage``).
+    reduces_rows: bool = False
     kind: Kind = "module"
     # The axis that holds the features (-1 for norms over the last dim, 1 for BatchNorm's
     # channels): the case drawers size and describe inputs by it.
@@ -231,6 +248,12 @@ class ExerciseSpec:
     # from these names to the reference functions, each call names the function it calls
     # (``Call.function``), and a mistake's ``build`` maps the names it replaces.
     functions: tuple[str, ...] = ()
+
+    def tolerance(self, dtype: torch.dtype) -> float:
+        """The scale of the tolerance a case of ``dtype`` is judged at (``verdict.compare``)."""
+        if dtype == torch.float64 and not self.float32_internals:
+            return self.tolerance_scale * FLOAT64_OWN
+        return self.tolerance_scale
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -325,6 +325,15 @@ _NOTES = _rules(
     (r"an optimiser-like update of the parameters", "按优化器的方式更新参数"),
     (r"an optimiser step \(GELU has no parameters\)", "一次优化器更新（GELU 没有参数）"),
     (r"an optimiser step \(Dropout has no parameters\)", "一次优化器更新（Dropout 没有参数）"),
+    # The platform's repeated calls (``coverage``).
+    (
+        r"the first of three calls with these shapes and fresh data",
+        "同一形状、新数据的三次调用中的第一次",
+    ),
+    (r"the second call with fresh data", "第二次调用，新数据"),
+    (r"the third call with fresh data", "第三次调用，新数据"),
+    (r"after the update, fresh data", "参数更新之后，新数据"),
+    (r"after the update, once more", "参数更新之后，再调用一次"),
 )
 
 # A note on a call whose mode is already said ("eval-mode call (eval on a batch of 1)"): the
@@ -415,6 +424,7 @@ _TARGETS = _rules(
     (r"output", "输出"),
     (r"output\[(?P<i>\d+)\]", "输出[{i}]"),
     (r"(?P<t>output(?:\[\d+\])?) dtype", lambda m: f"{_spaced(target(m['t']))}的 dtype"),
+    (r"(?P<t>grad of .+) dtype", lambda m: f"{_spaced(target(m['t']))}的 dtype"),
     (r"grad of input(?P<i>\[\d+\])?", lambda m: f"{_spaced('输入' + (m['i'] or ''))}的梯度"),
     (r"grad of (?P<n>.+)", "{n} 的梯度"),
     (r"input(?P<i>\[\d+\])? unchanged", lambda m: f"{_spaced('输入' + (m['i'] or ''))}未被修改"),
@@ -510,6 +520,10 @@ _CHECKS = _rules(
     (
         r"is (?P<a>\w+), expected (?P<b>\w+) \(the input's\)",
         "是 {a}，应为 {b}（与输入相同）",
+    ),
+    (
+        r"is (?P<a>\w+), expected (?P<b>\w+) \(the dtype of what it is the gradient of\)",
+        "是 {a}，应为 {b}（与求梯度的那个张量相同）",
     ),
     (r"forward modified its input tensor in place", "forward 原地修改了输入张量"),
     (

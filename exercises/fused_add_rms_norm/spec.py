@@ -277,6 +277,7 @@ MISTAKES = (
 
 SPEC = ExerciseSpec(
     slug="fused_add_rms_norm",
+    reduces_rows=True,
     class_name="fused_add_rms_norm",
     kind="function",
     reference=reference,

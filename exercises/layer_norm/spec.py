@@ -333,6 +333,7 @@ def along_axis(
 
 SPEC = ExerciseSpec(
     slug="layer_norm",
+    reduces_rows=True,
     reduction=along_axis,
     class_name="LayerNorm",
     reference=reference,

@@ -304,6 +304,7 @@ MISTAKES = (
 
 SPEC = ExerciseSpec(
     slug="mixed_precision_norm",
+    reduces_rows=True,
     class_name="MixedPrecisionLayerNorm",
     reference=MixedPrecisionLayerNorm,
     make_cases=make_cases,

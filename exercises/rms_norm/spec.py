@@ -247,7 +247,11 @@ def along_axis(
 
 SPEC = ExerciseSpec(
     slug="rms_norm",
+    reduces_rows=True,
     reduction=along_axis,
+    # Llama's RMSNorm computes in float32 (``x.float()``) whatever the input: the contract
+    # admits it for float64 too, and the prompt says so.
+    float32_internals=True,
     class_name="RMSNorm",
     reference=reference,
     make_cases=make_cases,

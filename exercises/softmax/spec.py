@@ -345,6 +345,7 @@ def along_axis(
 
 SPEC = ExerciseSpec(
     slug="softmax",
+    reduces_rows=True,
     reduction=along_axis,
     class_name="softmax",
     functions=FUNCTIONS,

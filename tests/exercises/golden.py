@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from api.catalog import load_catalog
-from api.grading import advice, harness, verdict, verdict_zh
+from api.grading import advice, coverage, harness, verdict, verdict_zh
 from api.grading.spec import ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def _mask(text: str) -> str:
 
 
 def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
-    cases = spec.make_cases(torch.Generator().manual_seed(seed))
+    cases = coverage.cases(spec, torch.Generator().manual_seed(seed))
     frame = harness.encode_job(
         code=source,
         class_name=spec.class_name,

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from api.catalog import load_catalog
-from api.grading import verdict_zh
+from api.grading import coverage, verdict_zh
 from api.grading.verdict import describe_step
 from tests.support import REPO
 
@@ -26,7 +26,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 def test_every_case_and_step_description_has_its_chinese(slug: str) -> None:
     spec = CATALOG[slug].spec
     for seed in (0, 1, 2):
-        for case in spec.make_cases(torch.Generator().manual_seed(seed)):
+        for case in coverage.cases(spec, torch.Generator().manual_seed(seed)):
             assert verdict_zh.untranslated(case.description) == [], (case.name, case.description)
             # As verdict_zh.fill renders it: the spec's own Chinese, else the derived one.
             zh = case.description_zh or verdict_zh.description(case.description)
