@@ -104,6 +104,9 @@ class Judged(Protocol):
     def wrong_dtype(self) -> bool: ...
 
     @property
+    def wrong_grad_dtype(self) -> bool: ...
+
+    @property
     def reinitialised(self) -> bool: ...
 
     @property
@@ -166,6 +169,64 @@ WRONG_DTYPE = Diagnosis(
     explanation_zh=(
         "输出必须与输入的 dtype 相同。为了精度在 float32/float64 中计算没有问题，但最后要用 "
         ".to(x.dtype)（或 .type_as(x)）转换回去；不要写死 dtype。"
+    ),
+)
+WRONG_GRAD_DTYPE = Diagnosis(
+    name="wrong_gradient_dtype",
+    title="A gradient's dtype differs from its input's",
+    explanation=(
+        "Your backward returned a gradient in another dtype than the tensor it is the gradient "
+        "of (float64 for a float32 input, say). autograd casts it back silently when it "
+        "accumulates, so the extra precision is lost anyway and the copy costs memory; a caller "
+        "that uses the returned gradient as it is gets the wrong dtype. Compute in a wider "
+        "dtype if you like, then return grad.to(x.dtype) for each input."
+    ),
+    title_zh="梯度的 dtype 与对应输入不一致",
+    explanation_zh=(
+        "你的 backward 返回的梯度与它所对应的张量 dtype 不同（例如 float32 的输入返回了 float64 "
+        "的梯度）。autograd 在累加时会悄悄转换回去，多出来的精度反正会丢掉，转换还要多占一份显存；"
+        "直接使用返回值的调用方拿到的 dtype 是错的。可以在更宽的 dtype 里计算，最后对每个输入返回 "
+        "grad.to(x.dtype)。"
+    ),
+)
+LOW_PRECISION = Diagnosis(
+    name="low_precision_statistics",
+    title="Computed in half precision: right in float32, wrong in bfloat16/float16",
+    explanation=(
+        "Every float32 and float64 case passes; only half-precision inputs fail. The formula is "
+        "right, the arithmetic is not: a sum, mean or variance kept in bfloat16 (8 significant "
+        "bits) or float16 (11) is rounded by as much as the spread of the values once they sit "
+        "around a large mean, and a constant row no longer cancels exactly. Compute in float32 "
+        "(x.float(), or dtype=torch.float32 in the reduction) and cast the result back with "
+        ".to(x.dtype) once, at the end, as nn.LayerNorm and Llama's RMSNorm do."
+    ),
+    title_zh="在半精度里计算：float32 下正确，bfloat16/float16 下出错",
+    explanation_zh=(
+        "所有 float32 和 float64 用例都通过了，只有半精度输入出错：公式没错，错在算术精度。"
+        "在 bfloat16（8 位有效位）或 float16（11 位）里保存的和、均值或方差，数值集中在一个较大"
+        "的均值附近时，舍入误差和数值本身的离散程度一样大，整行相同的输入也不再能精确抵消。"
+        "请在 float32 里计算（x.float()，或在归约里指定 dtype=torch.float32），最后只用一次 "
+        ".to(x.dtype) 转回去，nn.LayerNorm 和 Llama 的 RMSNorm 都是这样做的。"
+    ),
+)
+FLOAT32_INTERNALS = Diagnosis(
+    name="float32_internals",
+    title="float64 input computed in float32",
+    explanation=(
+        "Every float32 case passes; the float64 cases fail by about float32's rounding "
+        "(1e-7 of the values). Somewhere the float64 input goes through float32: x.float(), a "
+        "float32 constant or buffer it is combined with, torch.tensor(..., dtype=float32), or "
+        "a .to(torch.float32) meant for half precision only. This exercise computes float64 "
+        "in float64 (its prompt says so): upcast only bfloat16 and float16 "
+        "(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x)."
+    ),
+    title_zh="float64 的输入被放到 float32 里计算了",
+    explanation_zh=(
+        "所有 float32 用例都通过了，float64 用例的误差大约是 float32 的舍入量级（数值的 1e-7）。"
+        "float64 的输入在某处经过了 float32：x.float()、与之运算的 float32 常量或 buffer、"
+        "torch.tensor(..., dtype=float32)，或者本来只该用于半精度的 .to(torch.float32)。"
+        "本题要求 float64 就在 float64 里计算（题目里写明了）：只把 bfloat16 和 float16 "
+        "升到 float32（x.float() if x.dtype in (torch.float16, torch.bfloat16) else x）。"
     ),
 )
 CALL_COUNT = Diagnosis(
@@ -453,7 +514,7 @@ def match_case(
                 found.contradicted += 1
             continue
         floor = reference.floor(case, key)
-        scale = spec.tolerance_scale
+        scale = spec.tolerance(case.dtype)
         # A numerical mistake (E[x^2] - E[x]^2 in float32) shows only at the case's dtype:
         # agreeing with the mistake's run at that dtype counts as much as with its float64 run.
         # Against the float64 run, the mistake's own rounding at the case's dtype is allowed,
@@ -612,7 +673,38 @@ def diagnose(
         # Construction cases ("an unknown placement raises ValueError") carry no tensors: a
         # mistake is named there by constructing as the learner's code did.
         found.diagnosis = _construction(spec, [(c, j) for c, j in judgements if not j.passed])
+    if found.diagnosis is None:
+        accepted = _accepted(judgements)
+        if accepted is not None:
+            found.findings.append(accepted)
     return found
+
+
+def _accepted(judgements: Sequence[tuple[Case, Judged]]) -> Finding | None:
+    """Constructor arguments the contract refuses, accepted without a word: a typo in a config
+    then trains another model than the one asked for."""
+    silent = [c for c, j in judgements if c.raises is not None and not j.passed and j.raised == []]
+    if not silent:
+        return None
+    first = silent[0]
+    given = ", ".join(
+        f"{k}={v!r}" for k, v in first.init_kwargs.items() if isinstance(v, bool | str)
+    )
+    return Finding(
+        kind="no_raise",
+        case=first.name,
+        cases=[c.name for c in silent],
+        text=(
+            f"Your constructor accepted {given or 'these arguments'} without raising "
+            f"{first.raises} ({len(silent)} such case(s)). Check the value in __init__ and "
+            f"raise {first.raises} there: a misspelt option must not quietly become the default."
+        ),
+        text_zh=(
+            f"你的构造函数接受了 {given or '这些参数'}，却没有抛出 {first.raises}"
+            f"（共 {len(silent)} 个这样的用例）。请在 __init__ 里检查取值并抛出 "
+            f"{first.raises}：拼错的选项不能悄悄变成默认值。"
+        ),
+    )
 
 
 def _construction(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -> Diagnosis | None:
@@ -663,6 +755,7 @@ def _diagnose_values(
     comparable = [(c, j) for c, j in failing if j.learner and j.expected is not None]
     if not comparable:
         return Result()
+    precision = _precision_only(judgements)
     cache = Memo(outcomes)
     window = comparable[:MAX_DIAGNOSIS_CASES]
     names = [c.name for c, _ in window]
@@ -694,6 +787,12 @@ def _diagnose_values(
         passing = _passing(judgements)
         _extend(spec, best, passing, cache)
         against = [c.name for c, _ in passing if not best.cases[c.name].consistent]
+        dtypes = {c.name: c.dtype for c, _ in passing}
+        if precision is not None and any(dtypes[n] == torch.float32 for n in against):
+            # Matched on rounding at one precision alone, and contradicted in float32, where a
+            # formula's mistake would show: not this mistake; the rounding is what the cases
+            # say. (Contradicted at another precision only, the rounding may be the mistake.)
+            return Result(precision[1])
         if against:
             partial = _partial(spec, judgements, comparable, cache)
             # Scoping narrows this mistake; another mistake on a subset of cases would explain
@@ -711,7 +810,59 @@ def _diagnose_values(
             known(best.mistake, **evidence),
             first_case=_strongest(best, [c.name for c, _ in rest]),
         )
+    if precision is not None:
+        return Result(precision[1])
     return _partial(spec, judgements, comparable, cache)
+
+
+HALF = (torch.bfloat16, torch.float16)
+FLOAT64 = (torch.float64,)
+
+
+def _precision_only(
+    judgements: Sequence[tuple[Case, Judged]],
+) -> tuple[tuple[torch.dtype, ...], Diagnosis] | None:
+    """Right at one precision, wrong at another: every failing case is half precision (or
+    every one float64), and a float32 case passed. The dtypes and the diagnosis that says so."""
+    failing = [c for c, j in judgements if not j.passed]
+    passed32 = any(c.dtype == torch.float32 and c.raises is None for c, j in judgements if j.passed)
+    if not failing or not passed32:
+        return None
+    if all(c.dtype in HALF for c in failing):
+        return HALF, LOW_PRECISION
+    if all(c.dtype in FLOAT64 for c in failing) and all(
+        _at_float32_rounding(c, j) for c, j in judgements if not j.passed
+    ):
+        return FLOAT64, FLOAT32_INTERNALS
+    return None
+
+
+# A float32 detour errs by about 6e-8 of the largest value it rounds (the input, the output, a
+# gradient flowing in), amplified a little by the computation; a wrong formula by far more.
+FLOAT32_ROUNDING = 1e-5
+
+
+def _at_float32_rounding(case: Case, j: Judged) -> bool:
+    """Every tensor of ``j`` is within what float32 rounding of its step's values explains, and
+    every failing check is about a value (not a shape, a dtype or an exception)."""
+    bad = [c for c in j.checks if not c.passed]
+    if not bad or any(c.max_abs_error is None for c in bad) or j.expected is None:
+        return False
+    truth = j.expected.truth.tensors
+    for key, actual in _tensors(j).items():
+        ref = truth.get(key)
+        k = key.partition(".")[0]
+        step = case.scenario[int(k)] if k.isdigit() and int(k) < len(case.scenario) else None
+        if ref is None or ref.shape != actual.shape or not isinstance(step, Call):
+            continue
+        if not (actual.is_floating_point() and ref.is_floating_point()):
+            continue
+        sources = [ref, *step.inputs, *(step.grad_outputs or ())]
+        scale = max((float(s.detach().abs().max()) for s in sources if s.numel()), default=0.0)
+        err = float((actual.detach().double() - ref.detach().double()).abs().max())
+        if not (math.isfinite(err) and err <= FLOAT32_ROUNDING * scale):
+            return False
+    return True
 
 
 def named_despite_errors(
@@ -759,6 +910,8 @@ def _generic(failing: Sequence[tuple[Case, Judged]]) -> Diagnosis | None:
         return IN_PLACE
     if any(j.wrong_dtype for _, j in failing):
         return WRONG_DTYPE
+    if any(j.wrong_grad_dtype for _, j in failing):
+        return WRONG_GRAD_DTYPE
     if any(j.reinitialised for _, j in failing):
         return REINITIALISED
     if any(j.calls for _, j in failing):
@@ -1027,7 +1180,7 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
             if key not in truth or truth[key].shape != actual.shape:
                 continue
             floor = j.expected.floor(case, key)
-            dtype, scale = case.dtype, spec.tolerance_scale
+            dtype, scale = case.dtype, spec.tolerance(case.dtype)
             if grading.compare_prepared(actual, j.expected.prepared(case, key, scale)).passed:
                 continue
             k = int(key.partition(".")[0])
@@ -1088,6 +1241,12 @@ def _findings(
     wrong_axis = findings.axis(discrepancies)
     if wrong_axis is not None:
         found.insert(0, wrong_axis)
+    scaled = _gradient_scaled(spec, failing)
+    if scaled is not None:
+        found.append(scaled)
+    single = _batch_of_one(judgements)
+    if single is not None:
+        found.append(single)
     init = _default_init(spec, judgements, failing)
     if init is not None:
         found.append(init)
@@ -1096,6 +1255,124 @@ def _findings(
         if scoped is not None:
             found.append(scoped)
     return found
+
+
+def _batch_of_one(judgements: Sequence[tuple[Case, Judged]]) -> Finding | None:
+    """Every failing case fails first on a call with a batch of one (a leading dimension of 1),
+    and calls on larger batches pass: a shortcut for one sample ("if x.shape[0] == 1")."""
+    failing = [(c, j) for c, j in judgements if not j.passed and j.error is None]
+    if not failing or len(failing) != sum(not j.passed for _, j in judgements):
+        return None
+    names = []
+    for case, j in failing:
+        first = next((c for c in j.checks if not c.passed), None)
+        step = case.scenario[first.step] if first is not None else None
+        if not isinstance(step, Call) or not step.inputs:
+            return None
+        x = step.inputs[0]
+        if x.dim() < 2 or x.shape[0] != 1:
+            return None
+        names.append(case.name)
+    passed_larger = any(
+        j.passed
+        and any(
+            isinstance(s, Call) and s.inputs and s.inputs[0].dim() >= 2 and s.inputs[0].shape[0] > 1
+            for s in c.scenario
+        )
+        for c, j in judgements
+    )
+    if not passed_larger:
+        return None
+    return Finding(
+        kind="batch_of_one",
+        case=names[0],
+        cases=names,
+        text=(
+            "Only calls on a batch of one (a leading dimension of 1) fail; larger batches pass. "
+            "A shortcut for a single sample is the likeliest cause: a batch of one still holds "
+            "many vectors (a sequence of tokens), each normalised on its own."
+        ),
+        text_zh=(
+            "只有批大小为 1（第一维为 1）的调用出错，更大的批都通过了。最可能的原因是为单个样本写"
+            "的捷径：批大小为 1 时张量里仍然有很多向量（一个序列的各个 token），每个都要单独处理。"
+        ),
+    )
+
+
+def _scaling_tensors(case: Case, step: Call) -> dict[str, torch.Tensor]:
+    """What a gradient is wrongly multiplied (or divided) by, by name: the parameters the case
+    loads, and a function's tensor arguments after the first (a weight passed in)."""
+    found = {k: v for k, v in (case.state or {}).items() if v.is_floating_point()}
+    n = len(step.inputs)
+    for i, t in enumerate(step.inputs[1:], start=1):
+        if t.is_floating_point():
+            found[f"input[{i}]" if n > 1 else "input"] = t
+    return {k: v for k, v in found.items() if v.numel() > 1}
+
+
+def _gradient_scaled(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -> Finding | None:
+    """A gradient that is the reference's times (or over) a parameter: the chain rule applied
+    once too often, or not at all (a weight gradient multiplied by the weight)."""
+    for case, j in failing[:MAX_DIAGNOSIS_CASES]:
+        if j.expected is None:
+            continue
+        truth = j.expected.truth.tensors
+        for key, actual in _tensors(j).items():
+            k, _, rest = key.partition(".")
+            if not rest.startswith("grad.") or not k.isdigit() or key not in truth:
+                continue
+            step = case.scenario[int(k)]
+            ref = truth[key]
+            if not isinstance(step, Call) or ref.shape != actual.shape or not ref.numel():
+                continue
+            floor = j.expected.floor(case, key)
+            scale = spec.tolerance(case.dtype)
+            if grading.compare(actual, ref, None, case.dtype, 4 * scale, floor).passed:
+                continue
+            for name, p in _scaling_tensors(case, step).items():
+                if p.dim() > ref.dim() or tuple(ref.shape[ref.dim() - p.dim() :]) != tuple(p.shape):
+                    continue
+                wide, pw = ref.double(), p.double()
+                for op, candidate in (("times", wide * pw), ("over", wide / pw)):
+                    if not bool(candidate.isfinite().all()):
+                        continue
+                    if grading.compare(
+                        actual, candidate, None, case.dtype, 4 * scale, floor
+                    ).passed:
+                        return _scaled_finding(
+                            case.name, int(k), rest.removeprefix("grad."), name, op
+                        )
+    return None
+
+
+def _scaled_finding(case: str, step: int, target: str, by: str, op: str) -> Finding:
+    if op == "times":
+        en = (
+            f"The gradient of {target} is the reference's multiplied by {by} (case {case!r}): "
+            f"{by} enters the chain rule once too often. The gradient of a product w * u with "
+            "respect to w is the upstream gradient times u, not times w * u."
+        )
+        zh = (
+            f"{target} 的梯度等于参考梯度乘以 {by}（用例 {case!r}）：{by} 在链式法则里多乘了一次。"
+            "乘积 w * u 对 w 的梯度是上游梯度乘以 u，而不是乘以 w * u。"
+        )
+    else:
+        en = (
+            f"The gradient of {target} is the reference's divided by {by} (case {case!r}): the "
+            f"factor {by} that the forward multiplies by is missing from the chain rule."
+        )
+        zh = (
+            f"{target} 的梯度等于参考梯度除以 {by}（用例 {case!r}）：前向里乘上的 {by} 这个因子，"
+            "在链式法则里漏掉了。"
+        )
+    return Finding(
+        kind="gradient_scaled",
+        case=case,
+        step=step,
+        target=f"grad of {target}",
+        text=en,
+        text_zh=zh,
+    )
 
 
 def _scope_finding(spec: ExerciseSpec, judgements: Sequence[tuple[Case, Judged]]) -> Finding | None:
@@ -1176,7 +1453,7 @@ def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
             outcome.tensors[k],
             None,
             case.dtype,
-            4 * spec.tolerance_scale,
+            4 * spec.tolerance(case.dtype),
             grading._floor_for(case, k),
         ).passed
         for k in outputs

@@ -66,7 +66,7 @@ class Finding(BaseModel):
     """One observed shape of the discrepancy, with the sentence that says it."""
 
     kind: str  # nonfinite | dtype | sign | factor | offset | input_added | input_missing
-    # | default_init | scope | axis
+    # | default_init | scope | axis | gradient_scaled | no_raise | batch_of_one
     text: str
     text_zh: str
     case: str | None = None

@@ -2,7 +2,8 @@
 
 A case has a few *features* a learner can act on: its constructor flags and options (booleans
 and strings; sizes are left out, they would separate cases by accident), the mode it runs in,
-the input's rank, dtype and memory layout, and whether the module keeps its own initialisation.
+the input's rank, dtype and memory layout, whether a call has a batch of one, and whether the
+module keeps its own initialisation.
 ``separate`` finds one feature whose values on a set of cases occur on no case of another set.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from api.grading.spec import Call, Case, ExerciseSpec
 
 # The order in which features are tried: a constructor flag explains more than a dtype does.
-_ORDER = ("flag", "mode", "rank", "dtype", "init", "layout", "option")
+_ORDER = ("flag", "mode", "rank", "dtype", "init", "layout", "batch", "option")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,10 @@ def features(spec: ExerciseSpec, case: Case) -> dict[tuple[str, str], str]:
     layouts = {s.layout for s in calls}
     if len(layouts) == 1:
         found[("layout", "layout")] = layouts.pop()
+    # A call on a batch of one (a leading dimension of 1, on a 2-D or larger input): code with
+    # a shortcut for it ("if x.shape[0] == 1") fails only there.
+    one = any(s.inputs and s.inputs[0].dim() >= 2 and s.inputs[0].shape[0] == 1 for s in calls)
+    found[("batch", "batch")] = "one" if one else "many"
     return found
 
 
@@ -100,6 +105,13 @@ def _words(group: str, name: str, values: tuple[str, ...]) -> tuple[str, str]:
         )
     if group == "dtype":
         return (f"for {joined} inputs", f"输入为 {joined_zh}")
+    if group == "batch":
+        if values == ("one",):
+            return (
+                "with a call on a batch of one (a leading dimension of 1)",
+                "某次调用的批大小为 1（第一维为 1）",
+            )
+        return ("when no call has a batch of one", "没有批大小为 1 的调用")
     if group == "init":
         if values == ("default",):
             return (
