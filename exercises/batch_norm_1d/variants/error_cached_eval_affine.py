@@ -1,4 +1,4 @@
-# expect: failed class=state_across_calls
+# expect: error class=state_across_calls
 """Wrong: eval fuses weight / sqrt(running_var + eps) on the first call and reuses it forever."""
 
 from __future__ import annotations

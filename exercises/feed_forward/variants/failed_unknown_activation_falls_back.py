@@ -1,4 +1,4 @@
-# expect: failed
+# expect: failed finding=no_raise
 """Wrong: lower-cases the name and treats anything but "relu" as GELU ("swish" builds GELU)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# expect: failed
+# expect: failed finding=no_raise
 """Wrong: an unknown gate name quietly becomes SwiGLU, the default."""
 
 from __future__ import annotations

@@ -13,9 +13,12 @@ class LayerNorm(nn.Module):
         self.eps = eps
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dtype = x.dtype
+        x = x.float() if dtype in (torch.bfloat16, torch.float16) else x
         n = x.shape[-1]
         mean = x.sum(-1) / n
         centred = x - mean.unsqueeze(-1)
         var = (centred * centred).sum(-1) / n
         inv_std = 1.0 / torch.sqrt(var + self.eps)
-        return centred * inv_std.unsqueeze(-1) * self.weight + self.bias
+        y = centred * inv_std.unsqueeze(-1)
+        return (y * self.weight + self.bias).to(dtype)
