@@ -154,6 +154,13 @@ def test_hint_and_solution_over_http(signed_up: Learner) -> None:
     assert "layer_norm: hint 1 of" in first.stdout
     second = signed_up.run("hint", "layer_norm", "--json")
     assert json.loads(second.stdout)["rung"] == 2  # the next one not yet seen
+    # The formula rung as plain text in a terminal, in both languages: no TeX left.
+    assert "\\frac{" in json.loads(second.stdout)["text"]
+    for lang in ("en", "zh"):
+        formula = signed_up.run("hint", "layer_norm", "2", "--lang", lang)
+        assert formula.returncode == 0, formula.stderr
+        assert "\\" not in formula.stdout and "$" not in formula.stdout, formula.stdout
+        assert "(x - mean)/√(var + ε) · weight + bias" in formula.stdout, formula.stdout
     # Before a pass (and without enough failed attempts) the server refuses the solution.
     refused = signed_up.run("solution", "layer_norm")
     assert refused.returncode == 2 and "403" in refused.stderr
