@@ -46,6 +46,10 @@ def _check(raw: Any, lang: Lang) -> Any:
     for field in _CHECK_TEXTS:
         if field in raw:
             shown[field] = _pick(raw, field, lang)
+    target = raw.get("target")
+    if isinstance(target, str):
+        # What the check is about, in words; ``target`` stays the English key clients match on.
+        shown["target_text"] = verdict_zh.target(target) if lang == "zh" else target
     return shown
 
 
@@ -55,7 +59,7 @@ def _diagnosis(raw: Any, lang: Lang) -> Any:
     if not isinstance(raw, Mapping) or lang != "zh":
         return raw
     shown = dict(raw)
-    for field in ("title", "explanation"):
+    for field in ("title", "explanation", "evidence"):
         zh = raw.get(f"{field}_zh")
         if isinstance(zh, str) and zh:
             shown[field] = zh

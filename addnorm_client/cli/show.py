@@ -129,6 +129,7 @@ def _number(value: Any) -> str:
 _CARD: dict[str, dict[str, str]] = {
     "en": {
         "head": "First failure: case {case}{target}",
+        "sep": ", ",
         "input": "input",
         "step": "step",
         "shape": "shape",
@@ -142,6 +143,7 @@ _CARD: dict[str, dict[str, str]] = {
     },
     "zh": {
         "head": "第一个未通过的检查：用例 {case}{target}",
+        "sep": "，",
         "input": "输入",
         "step": "步骤",
         "shape": "形状",
@@ -192,7 +194,8 @@ def _values_rows(values: Any, words: Mapping[str, str]) -> list[tuple[str, str]]
 def first_failure(console: Console, c: Mapping[str, Any], lang: str = "en") -> None:
     """One failing check as short labelled lines, each readable at 80 columns."""
     words = _CARD.get(lang, _CARD["en"])
-    target = f", {c['target']}" if c.get("target") else ""
+    subject = c.get("target_text") or c.get("target")  # target_text: in the verdict's language
+    target = f"{words['sep']}{subject}" if subject else ""
     console.print(Text(words["head"].format(case=c.get("case", ""), target=target), "bold red"))
     rows: list[tuple[str, str]] = []
     if c.get("description"):
