@@ -328,8 +328,8 @@ UI: dict[str, tuple[str, str]] = {
     "error_vs_allowed": ("Error / allowed", "误差 / 允许误差"),
     "any_error": ("any", "不限"),
     "values_around": (
-        "Your value and the expected one at the worst element (highlighted) and beside it",
-        "最差元素（高亮）及其相邻位置上你的值与期望值",
+        "Your value and the expected one at the worst element (in bold) and beside it",
+        "最差元素（粗体）及其相邻元素：你的值与期望值",
     ),
     "col_index": ("Index (last dim)", "下标（最后一维）"),
     "your_value": ("Yours", "你的值"),

@@ -27,14 +27,15 @@ def _figure(text: str) -> float:
 
 
 def values_rows(page: Page) -> dict[str, list[str]]:
-    """The card's index, yours and expected rows as the page shows them, the worst column's
-    position under "worst"."""
+    """The card's index, yours and expected columns as the page shows them, the worst row's
+    index under "worst"."""
     values = page.get_by_test_id("first-failure-values")
-    rows: dict[str, list[str]] = {}
-    for row in ("yours", "expected"):
-        rows[row] = values.locator(f"tr[data-row={row}] td").all_inner_texts()
-    rows["index"] = values.locator("thead th[scope=col]").all_inner_texts()[1:]
-    marked = values.locator("thead th.worst")
+    rows = {
+        side: values.locator(f"tbody td[data-side={side}]").all_inner_texts()
+        for side in ("yours", "expected")
+    }
+    rows["index"] = values.locator("tbody th[scope=row]").all_inner_texts()
+    marked = values.locator("tbody tr.worst th")
     expect(marked).to_have_count(1)
     rows["worst"] = [marked.inner_text()]
     return rows
