@@ -10,7 +10,9 @@ in the JSON, the exception Python raised, the learner's output and the fields th
 the same in both languages (``LayerNorm``, ``float32``), which are single words anyway, and
 CamelCase names (``NotImplementedError``). Not sentences either: a cited title, which Chinese
 marks with 《》 or “”, and an English gloss in full-width brackets right after the Chinese term
-it glosses (均方根（root mean square）), as Chinese technical writing does."""
+it glosses (均方根（root mean square）), as Chinese technical writing does; and the text of
+an exception the learner's code raised, quoted after its type (``RuntimeError: element 0 of
+tensors does not require grad``), which is Python's, not addnorm's."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ GOLDEN = REPO / "tests" / "exercises" / "golden"
 # A word: two or more letters, not part of an identifier, a call, a path or a number, and not
 # a CamelCase name.
 _WORD = r"(?<![\w.\-/`'])(?![A-Za-z][a-z]*[A-Z])[A-Za-z]{2,}(?![\w.(/`])"
+_RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)[:：] ?[^。；\n]*")
 _TITLE = re.compile(r"《[^》]*》|“[^”]*”")
 _GLOSS = re.compile(r"(?<=[\u4e00-\u9fff])（[A-Za-z][A-Za-z ,\-]{0,60}(?:[，、][^）]*)?）")
 ENGLISH_SENTENCE = re.compile(_WORD + r"(?:[ ,;:'’-]+" + _WORD + r"){2,}")
@@ -42,7 +45,7 @@ _NOT_PROSE = {"error", "timings_ms"}
 
 
 def english_sentences(text: str) -> list[str]:
-    prose = _GLOSS.sub("", _TITLE.sub("", text))
+    prose = _GLOSS.sub("", _TITLE.sub("", _RAISED.sub("", text)))
     return [m.group(0) for m in ENGLISH_SENTENCE.finditer(prose)]
 
 
@@ -55,6 +58,8 @@ def test_the_definition_finds_english_and_spares_code() -> None:
     assert english_sentences("文章《FFN, Residual Addition, LN》与“GLU Variants Improve”") == []
     assert english_sentences("均方根（root mean square）") == []
     assert english_sentences("（root mean square）不是注释") != []
+    assert english_sentences("抛出 RuntimeError: element 0 of tensors does not require grad") == []
+    assert english_sentences("RuntimeError 说明 element 0 of tensors does not require grad") != []
 
 
 class _Text(HTMLParser):
@@ -178,3 +183,36 @@ def test_the_english_page_and_verdict_are_found_english(server: Server) -> None:
             body = api.post("/exercises/layer_norm/submissions?lang=en", json={"code": code}).json()
         found = [s for path, text in _texts(body) for s in english_sentences(text)]
         assert any("differs from the reference" in s for s in found), found
+
+
+NEWEST = (
+    "scaled_dot_product_attention",
+    "batch_norm_backward",
+    "online_softmax",
+    "dropout",
+    "checkpointed_ffn",
+)
+
+
+def _variants(slugs: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [
+        (slug, path.stem)
+        for slug in slugs
+        for path in sorted((REPO / "exercises" / slug / "variants").glob("*.py"))
+        if not path.stem.startswith("passed")
+    ]
+
+
+@pytest.mark.parametrize(("slug", "variant"), _variants(NEWEST))
+def test_every_mistake_of_the_newest_exercises_reads_in_chinese(
+    zh_learner: tuple[httpx.Client, httpx.Client], slug: str, variant: str
+) -> None:
+    """The five newest exercises' verdict phrases are the newest: every failing variant's
+    Chinese verdict JSON (targets in words included) is read for English."""
+    _, api = zh_learner
+    code = (REPO / "exercises" / slug / "variants" / f"{variant}.py").read_text()
+    verdict = api.post(f"/exercises/{slug}/submissions?lang=zh", json={"code": code})
+    assert verdict.status_code in (200, 201), verdict.text
+    body = verdict.json()
+    found = sorted({f"{p}: {s}" for p, text in _texts(body) for s in english_sentences(text)})
+    assert not found, f"{slug} {variant}: English in Chinese:\n" + "\n".join(found)
