@@ -1,18 +1,18 @@
 """No English sentence on a Chinese exercise page or in a Chinese verdict, for every exercise in
 the catalogue: the starter and a known mistake are submitted over HTTP by a learner whose
-language is Chinese, and the page and the verdict JSON (``?lang=zh``) are read for English.
+language is Chinese, and the page and the verdict JSON (``?lang=zh``) are read for English; so
+is the Chinese verdict of every failing variant of every exercise.
 
 An English sentence is a run of three or more English words in running text. Not text: code
 (``pre``, ``code``, ``textarea``, the editor), typeset formulas (``.katex``), scripts and styles;
 in the JSON, the exception Python raised, the learner's output and the fields that are names
 (case, target, function, dtype). Not words: identifiers and tensor names, i.e. anything touching
-``_``, ``.``, ``(`` or a digit (``default_init``, ``x.var(-1)``, ``w1``), and the names that are
-the same in both languages (``LayerNorm``, ``float32``), which are single words anyway, and
-CamelCase names (``NotImplementedError``). Not sentences either: a cited title, which Chinese
-marks with 《》 or “”, and an English gloss in full-width brackets right after the Chinese term
-it glosses (均方根（root mean square）), as Chinese technical writing does; and the text of
-an exception the learner's code raised, quoted after its type (``RuntimeError: element 0 of
-tensors does not require grad``), which is Python's, not addnorm's."""
+``_``, ``.``, ``(`` or a digit (``default_init``, ``x.var(-1)``, ``w1``); CamelCase names
+(``LayerNorm``, ``NotImplementedError``); Python's constants (``None``, ``True``). Not sentences
+either: a cited title, which Chinese marks with 《》 or “”; an English gloss in full-width
+brackets right after the Chinese term it glosses (均方根（root mean square）), as Chinese
+technical writing does; the text of an exception the learner's code raised, quoted after its
+type (``RuntimeError: element 0 of tensors does not require grad``), which is Python's."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ CATALOGUE = sorted(load_catalog(REPO / "exercises"))
 GOLDEN = REPO / "tests" / "exercises" / "golden"
 
 # A word: two or more letters, not part of an identifier, a call, a path or a number, and not
-# a CamelCase name.
-_WORD = r"(?<![\w.\-/`'])(?![A-Za-z][a-z]*[A-Z])[A-Za-z]{2,}(?![\w.(/`])"
+# a CamelCase name or one of Python's constants.
+_WORD = r"(?<![\w.\-/`'])(?![A-Za-z][a-z]*[A-Z])(?!(?:None|True|False)\b)[A-Za-z]{2,}(?![\w.(/`])"
 _RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)[:：] ?[^。；\n]*")
 _TITLE = re.compile(r"《[^》]*》|“[^”]*”")
 _GLOSS = re.compile(r"(?<=[\u4e00-\u9fff])（[A-Za-z][A-Za-z ,\-]{0,60}(?:[，、][^）]*)?）")
@@ -185,16 +185,7 @@ def test_the_english_page_and_verdict_are_found_english(server: Server) -> None:
         assert any("differs from the reference" in s for s in found), found
 
 
-NEWEST = (
-    "scaled_dot_product_attention",
-    "batch_norm_backward",
-    "online_softmax",
-    "dropout",
-    "checkpointed_ffn",
-)
-
-
-def _variants(slugs: tuple[str, ...]) -> list[tuple[str, str]]:
+def _variants(slugs: list[str]) -> list[tuple[str, str]]:
     return [
         (slug, path.stem)
         for slug in slugs
@@ -203,12 +194,14 @@ def _variants(slugs: tuple[str, ...]) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize(("slug", "variant"), _variants(NEWEST))
-def test_every_mistake_of_the_newest_exercises_reads_in_chinese(
+@pytest.mark.parametrize(("slug", "variant"), _variants(CATALOGUE))
+def test_every_failing_variant_reads_in_chinese(
     zh_learner: tuple[httpx.Client, httpx.Client], slug: str, variant: str
 ) -> None:
-    """The five newest exercises' verdict phrases are the newest: every failing variant's
-    Chinese verdict JSON (targets in words included) is read for English."""
+    """Every failing variant of every exercise (the five newest, scaled_dot_product_attention,
+    batch_norm_backward, online_softmax, dropout and checkpointed_ffn, have the newest verdict
+    phrases): its Chinese verdict JSON, targets and the diagnosis' scope and advice included,
+    is read for English."""
     _, api = zh_learner
     code = (REPO / "exercises" / slug / "variants" / f"{variant}.py").read_text()
     verdict = api.post(f"/exercises/{slug}/submissions?lang=zh", json={"code": code})
