@@ -46,18 +46,33 @@ def _check(raw: Any, lang: Lang) -> Any:
     for field in _CHECK_TEXTS:
         if field in raw:
             shown[field] = _pick(raw, field, lang)
+    target = raw.get("target")
+    if isinstance(target, str):
+        # What the check is about, in words; ``target`` stays the English key clients match on.
+        shown["target_text"] = verdict_zh.target(target) if lang == "zh" else target
     return shown
 
 
 def _diagnosis(raw: Any, lang: Lang) -> Any:
-    """Known mistakes carry both languages already; ``title``/``explanation`` become the
-    reader's, the ``_zh`` fields stay for clients that pick themselves."""
-    if not isinstance(raw, Mapping) or lang != "zh":
+    """Known mistakes carry both languages already: every text with a ``<field>_zh`` twin
+    (title, explanation, evidence, advice, and each scope entry's title and text) becomes the
+    reader's; the ``_zh`` fields stay for clients that pick themselves."""
+    if lang != "zh":
         return raw
-    shown = dict(raw)
-    for field in ("title", "explanation"):
+    return _twins_in_zh(raw, depth=0)
+
+
+def _twins_in_zh(raw: Any, depth: int) -> Any:
+    if depth > 4:  # a diagnosis nests two levels; anything deeper passes as it is
+        return raw
+    if isinstance(raw, list):
+        return [_twins_in_zh(item, depth + 1) for item in raw]
+    if not isinstance(raw, Mapping):
+        return raw
+    shown = {k: _twins_in_zh(v, depth + 1) for k, v in raw.items()}
+    for field, en in raw.items():
         zh = raw.get(f"{field}_zh")
-        if isinstance(zh, str) and zh:
+        if isinstance(en, str) and isinstance(zh, str) and zh:
             shown[field] = zh
     return shown
 

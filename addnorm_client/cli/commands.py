@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from addnorm_client import formulas
 from addnorm_client.cli import config, show
 from addnorm_client.cli.answers import NotAnAnswer, parse_answer
 from addnorm_client.cli.local_check import LocalReport, local_slugs, run_local_check
@@ -470,7 +471,8 @@ def hint(
         return
     rung, rungs = given.get("rung"), given.get("of")
     out.print(Text(f"{slug}: hint {rung} of {rungs} ({given.get('kind')})", "bold"))
-    out.print(Text(str(given.get("text") or "").rstrip()))
+    # Formulas as plain text: a terminal shows TeX as the backslashes it is written in.
+    out.print(Text(formulas.as_text(str(given.get("text") or "")).rstrip()))
     if isinstance(rung, int) and isinstance(rungs, int) and rung < rungs:
         out.print(Text(f"next: addnorm hint {slug}", "dim"))
 

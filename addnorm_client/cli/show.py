@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -80,7 +81,8 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = 
     checks: Sequence[Mapping[str, Any]] = v.get("checks") or []
     failing = [c for c in checks if not c.get("passed")]
     if failing:
-        first_failure(console, _first(failing, str(v.get("message") or "")))
+        lang = str(v.get("lang") or "en")
+        first_failure(console, _first(failing, str(v.get("message") or "")), lang)
         if table:
             failing_table(console, failing, len(checks))
         else:
@@ -123,29 +125,100 @@ def _number(value: Any) -> str:
     return _fmt(value)
 
 
-def first_failure(console: Console, c: Mapping[str, Any]) -> None:
+# The first-failure card's labels, in the verdict's language (its ``lang``).
+_CARD: dict[str, dict[str, str]] = {
+    "en": {
+        "head": "First failure: case {case}{target}",
+        "sep": ", ",
+        "input": "input",
+        "step": "step",
+        "shape": "shape",
+        "error": "error",
+        "at": " at index {index}",
+        "allowed": "; allowed {allowed}",
+        "what": "what",
+        "index": "index",
+        "yours": "yours",
+        "expected": "expected",
+    },
+    "zh": {
+        "head": "第一个未通过的检查：用例 {case}{target}",
+        "sep": "，",
+        "input": "输入",
+        "step": "步骤",
+        "shape": "形状",
+        "error": "误差",
+        "at": "，位置 {index}",
+        "allowed": "；允许 {allowed}",
+        "what": "说明",
+        "index": "下标",
+        "yours": "你的值",
+        "expected": "期望值",
+    },
+}
+
+
+def value_figure(value: Any) -> str:
+    """One of ``Check.values``: four significant digits, NaN and inf as such (the verdict's
+    JSON carries them as the strings "nan", "inf", "-inf")."""
+    if isinstance(value, str):
+        return {"nan": "NaN", "inf": "inf", "-inf": "-inf"}.get(value, "?")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "?"
+    return _number(float(value)) if not math.isfinite(value) else f"{value:.4g}"
+
+
+def _values_rows(values: Any, words: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The learner's and the expected values around the worst element, one column each, the
+    worst one in brackets; None-safe against an old or odd verdict."""
+    if not isinstance(values, Mapping):
+        return []
+    yours, expected = values.get("yours"), values.get("expected")
+    start, at = values.get("start"), values.get("at")
+    if not (isinstance(yours, list) and isinstance(expected, list) and yours):
+        return []
+    if not (isinstance(start, int) and isinstance(at, int)):
+        return []
+    n = min(len(yours), len(expected))
+
+    def row(cells: Sequence[str]) -> str:
+        return " ".join((f"[{v}]" if i == at else f" {v} ").rjust(12) for i, v in enumerate(cells))
+
+    return [
+        (words["index"], row([str(start + i) for i in range(n)])),
+        (words["yours"], row([value_figure(v) for v in yours[:n]])),
+        (words["expected"], row([value_figure(v) for v in expected[:n]])),
+    ]
+
+
+def first_failure(console: Console, c: Mapping[str, Any], lang: str = "en") -> None:
     """One failing check as short labelled lines, each readable at 80 columns."""
-    target = f", {c['target']}" if c.get("target") else ""
-    console.print(Text(f"First failure: case {c.get('case', '')}{target}", "bold red"))
+    words = _CARD.get(lang, _CARD["en"])
+    subject = c.get("target_text") or c.get("target")  # target_text: in the verdict's language
+    target = f"{words['sep']}{subject}" if subject else ""
+    console.print(Text(words["head"].format(case=c.get("case", ""), target=target), "bold red"))
     rows: list[tuple[str, str]] = []
     if c.get("description"):
-        rows.append(("input", str(c["description"])))
+        rows.append((words["input"], str(c["description"])))
     if c.get("step_description"):
-        rows.append(("step", str(c["step_description"])))
+        rows.append((words["step"], str(c["step_description"])))
     if c.get("shape") is not None or c.get("dtype"):
-        rows.append(("shape", f"{_fmt(c.get('shape'))} {c.get('dtype') or ''}".strip()))
+        rows.append((words["shape"], f"{_fmt(c.get('shape'))} {c.get('dtype') or ''}".strip()))
     if c.get("max_abs_error") is not None:
-        at = f" at index {_fmt(c.get('worst_index'))}" if c.get("worst_index") else ""
+        at = words["at"].format(index=_fmt(c.get("worst_index"))) if c.get("worst_index") else ""
         allowed = (
-            f"; allowed {_number(c['allowed_abs_error'])}"
+            words["allowed"].format(allowed=_number(c["allowed_abs_error"]))
             if c.get("allowed_abs_error") is not None
             else ""
         )
-        rows.append(("error", f"{_number(c['max_abs_error'])}{at}{allowed}"))
+        rows.append((words["error"], f"{_number(c['max_abs_error'])}{at}{allowed}"))
+    rows.extend(_values_rows(c.get("values"), words))
     if c.get("message"):
-        rows.append(("what", str(c["message"])))
+        rows.append((words["what"], str(c["message"])))
+    width = max((cell_len(label) for label, _ in rows), default=0)
     for label, value in rows:
-        console.print(Text.assemble((f"  {label:<6} ", "dim"), value))
+        pad = " " * (width - cell_len(label))  # a CJK character is two columns wide
+        console.print(Text.assemble((f"  {label}{pad} ", "dim"), value))
 
 
 def failing_table(console: Console, failing: Sequence[Mapping[str, Any]], total: int) -> None:

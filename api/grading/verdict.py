@@ -49,6 +49,19 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 REFERENCE_ERROR_FACTOR = 8.0
 # A verdict's JSON stays under this whatever the child answers (tested with forged answers).
 MAX_VERDICT_BYTES = 256 * 1024
+# A failing value check shows at most this many values of each side around its worst element.
+VALUES_AROUND = 5
+
+
+class Values(BaseModel):
+    """The learner's and the expected values along the last dim around a failing check's worst
+    element (``Check.worst_index``), at most ``VALUES_AROUND`` of each. JSON has no NaN or
+    infinity: those are the strings "nan", "inf" and "-inf"; every other value is a number."""
+
+    start: int  # the last-dim index of the first value shown
+    at: int  # the worst element's position in ``yours`` and ``expected``
+    yours: list[float | str]
+    expected: list[float | str]
 
 
 class Check(BaseModel):
@@ -72,6 +85,8 @@ class Check(BaseModel):
     max_rel_error: float | None = None
     worst_index: list[int] | None = None
     allowed_abs_error: float | None = None
+    # Failing value checks only: the values at and around the worst element.
+    values: Values | None = None
 
 
 class Verdict(BaseModel):
@@ -939,7 +954,8 @@ def _value_check(
     expected: Expected,
 ) -> Check:
     """``actual`` against the reference's tensor ``key``."""
-    cmp = compare_prepared(actual, expected.prepared(case, key, spec.tolerance(case.dtype)))
+    prepared = expected.prepared(case, key, spec.tolerance(case.dtype))
+    cmp = compare_prepared(actual, prepared)
     if cmp.passed:
         message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
     elif cmp.nonfinite:
@@ -961,6 +977,37 @@ def _value_check(
         max_rel_error=_finite(cmp.max_rel),
         worst_index=cmp.worst_index,
         allowed_abs_error=_finite(cmp.allowed),
+        values=None if cmp.passed else values_around(actual, prepared.truth, cmp.worst_index),
+    )
+
+
+def _plain(v: float) -> float | str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def values_around(actual: torch.Tensor, truth: np.ndarray, worst: list[int]) -> Values | None:
+    """``Values`` around ``worst`` (a full index of both, as ``compare`` found it); None where
+    there is none to show (no worst element, or shapes that differ)."""
+    if list(actual.shape) != list(truth.shape) or len(worst) != actual.dim() or actual.numel() == 0:
+        return None
+    plain = actual.detach()
+    if not worst:  # a 0-d value: its one element
+        start, at, yours, exp = 0, 0, [plain.double().item()], [truth.item()]
+    else:
+        size, last = actual.shape[-1], worst[-1]
+        start = min(max(last - VALUES_AROUND // 2, 0), max(size - VALUES_AROUND, 0))
+        stop = min(start + VALUES_AROUND, size)
+        at, row = last - start, tuple(worst[:-1])
+        yours, exp = plain[row][start:stop].double().tolist(), truth[row][start:stop].tolist()
+    return Values(
+        start=start,
+        at=at,
+        yours=[_plain(float(v)) for v in yours],
+        expected=[_plain(float(v)) for v in exp],
     )
 
 

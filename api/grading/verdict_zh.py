@@ -545,6 +545,11 @@ _CHECKS = _rules(
         "没有观测到 forward 为 backward 保存了什么",
     ),
     (
+        r"forward kept (?P<n>\d+) tensor\(s\) with ctx\.save_for_backward and none on ctx "
+        r"attributes",
+        "forward 用 ctx.save_for_backward 保存了 {n} 个张量，没有把张量存成 ctx 的属性",
+    ),
+    (
         r"forward saved nothing with ctx\.save_for_backward",
         "forward 没有用 ctx.save_for_backward 保存任何张量",
     ),

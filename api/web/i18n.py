@@ -327,6 +327,13 @@ UI: dict[str, tuple[str, str]] = {
     "shape_dtype": ("Shape · dtype", "形状 · 数据类型"),
     "error_vs_allowed": ("Error / allowed", "误差 / 允许误差"),
     "any_error": ("any", "不限"),
+    "values_around": (
+        "Your value and the expected one at the worst element (in bold) and beside it",
+        "最差元素（粗体）及其相邻元素：你的值与期望值",
+    ),
+    "col_index": ("Index (last dim)", "下标（最后一维）"),
+    "your_value": ("Yours", "你的值"),
+    "expected_value": ("Expected", "期望值"),
     "line_col": ("line {line}, column {column}", "第 {line} 行第 {column} 列"),
     "line_only": ("line {line}", "第 {line} 行"),
     "all_checks": (

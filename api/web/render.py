@@ -18,7 +18,7 @@ from api.web.assets import asset_url
 from api.web.i18n import text, topic_name
 from api.web.security import LONG_LIVED, VISITOR_COOKIE, content_security_policy, new_nonce
 from api.web.session import WebSession
-from api.web.verdicts import error_figure, tolerance_figure
+from api.web.verdicts import error_figure, tolerance_figure, value_figure
 
 HERE = Path(__file__).resolve().parent
 
@@ -99,6 +99,7 @@ def environment() -> Environment:
     env.filters["number"] = _number
     env.filters["error_figure"] = error_figure
     env.filters["tolerance_figure"] = tolerance_figure
+    env.filters["value_figure"] = value_figure
     env.globals["asset"] = asset_url
     return env
 

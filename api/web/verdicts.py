@@ -40,6 +40,20 @@ def error_figure(value: object, message: str = "") -> str:
     return f"{value:.3g}"
 
 
+def value_figure(value: object) -> str:
+    """One value of ``Check.values``: a number to six significant digits, or NaN and inf as
+    such (the verdict JSON carries those as the strings "nan", "inf", "-inf")."""
+    if isinstance(value, str):
+        return {"nan": "NaN", "inf": "inf", "-inf": "-inf"}.get(value, "–")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "–"
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.6g}"
+
+
 def tolerance_figure(value: object, any_word: str) -> str:
     """The allowed error; ``any_word`` ("any") where the tolerance bounds nothing."""
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import pty
 import subprocess
@@ -153,6 +154,13 @@ def test_hint_and_solution_over_http(signed_up: Learner) -> None:
     assert "layer_norm: hint 1 of" in first.stdout
     second = signed_up.run("hint", "layer_norm", "--json")
     assert json.loads(second.stdout)["rung"] == 2  # the next one not yet seen
+    # The formula rung as plain text in a terminal, in both languages: no TeX left.
+    assert "\\frac{" in json.loads(second.stdout)["text"]
+    for lang in ("en", "zh"):
+        formula = signed_up.run("hint", "layer_norm", "2", "--lang", lang)
+        assert formula.returncode == 0, formula.stderr
+        assert "\\" not in formula.stdout and "$" not in formula.stdout, formula.stdout
+        assert "(x - mean)/√(var + ε) · weight + bias" in formula.stdout, formula.stdout
     # Before a pass (and without enough failed attempts) the server refuses the solution.
     refused = signed_up.run("solution", "layer_norm")
     assert refused.returncode == 2 and "403" in refused.stderr
@@ -183,3 +191,50 @@ def test_list_and_submit_at_80_columns(signed_up: Learner) -> None:
     assert "failing checks (" not in wrong.stdout and "--table lists them" in wrong.stdout
     tabled = signed_up.run("submit", "layer_norm.py", "--table", **narrow)
     assert tabled.returncode == 1 and "failing checks (" in tabled.stdout
+
+
+def _card_row(stdout: str, label: str) -> list[str]:
+    """The cells of the first-failure card's row ``label`` (the worst one in brackets)."""
+    line = next(x for x in stdout.splitlines() if x.split()[:1] == [label])
+    return line.split()[1:]
+
+
+def _figure(cell: str) -> float:
+    return float(cell.strip("[]").replace("NaN", "nan"))
+
+
+def test_the_card_shows_your_value_beside_the_expected_one(signed_up: Learner) -> None:
+    """The first failure's values at 80 columns in both languages: a LayerNorm that doubles
+    its output shows twice every expected value, the worst one marked; the unbiased variance
+    shows NaN on one-wide rows and, in the JSON, the known ratio sqrt((n - 1) / n) on a row of
+    the default initialisation (weight 1, bias 0)."""
+    doubled = SOLUTION.replace("        return (x - mean)", "        return 2 * (x - mean)")
+    (signed_up.home / "layer_norm.py").write_text(doubled)
+    for lang, yours, expected in (("en", "yours", "expected"), ("zh", "你的值", "期望值")):
+        r = signed_up.run("submit", "layer_norm.py", "--lang", lang, COLUMNS="80")
+        assert r.returncode == 1, r.stdout + r.stderr
+        rows = [x for x in r.stdout.splitlines() if x.split()[:1] in ([yours], [expected])]
+        assert len(rows) == 2 and all(len(x) <= 80 for x in rows), r.stdout
+        mine, theirs = _card_row(r.stdout, yours), _card_row(r.stdout, expected)
+        assert 1 <= len(mine) == len(theirs) <= 5, r.stdout
+        assert sum(c.startswith("[") for c in mine) == 1, r.stdout
+        for y, e in zip(mine, theirs, strict=True):
+            # Four significant digits on both sides; bfloat16 rounds the learner's side more.
+            assert abs(_figure(y) - 2 * _figure(e)) <= 1e-2 * abs(2 * _figure(e)) + 1e-6, r.stdout
+
+    (signed_up.home / "layer_norm.py").write_text(UNBIASED)
+    r = signed_up.run("submit", "layer_norm.py", COLUMNS="80")
+    assert r.returncode == 1 and "First failure: case dim_1" in r.stdout, r.stdout
+    assert _card_row(r.stdout, "yours") == ["[NaN]"], r.stdout
+    assert math.isfinite(_figure(_card_row(r.stdout, "expected")[0])), r.stdout
+
+    r = signed_up.run("submit", "layer_norm.py", "--json")
+    checks = json.loads(r.stdout)["checks"]
+    assert all(c["values"] is None for c in checks if c["passed"])
+    default = next(c for c in checks if c["case"] == "default_init" and c["target"] == "output")
+    values = default["values"]
+    n = default["shape"][-1]
+    assert values["start"] + values["at"] == default["worst_index"][-1]
+    for y, e in zip(values["yours"], values["expected"], strict=True):
+        assert isinstance(y, float) and isinstance(e, float)
+        assert y / e == pytest.approx(math.sqrt((n - 1) / n), rel=1e-3), values
