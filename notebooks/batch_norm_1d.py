@@ -99,6 +99,8 @@
 # transposed `(N, L, C) -> (N, C, L)` view; 200 or 300 channels with eval on a single sample;
 # and a training-mode forward under `torch.no_grad()` (the buffers still move).
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Two variances.** The batch is normalised with the biased variance (it describes this batch
@@ -245,6 +247,8 @@
 # （`n / (n - 1) = 2`）；batch 只有一条序列（只在 `L` 上统计）；某个通道在整批里是常数；float64
 # 输入、数值在 1e4 附近；由 `(N, L, C)` 转置而来的 `(N, C, L)` 视图；200 或 300 个通道、eval 时
 # 只有一个样本；以及在 `torch.no_grad()` 下的训练模式前向（buffer 照样要更新）。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

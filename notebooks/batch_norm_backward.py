@@ -84,6 +84,8 @@
 # runs your backward itself, compares `dx`, `dweight` and `dbias` exactly as returned, and checks
 # that forward used `ctx.save_for_backward` (otherwise `saved_on_ctx_attribute`).
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **The statistics treated as constants**: `dx = dy * weight * rstd` is eval mode's derivative.
@@ -214,6 +216,8 @@
 # 有没有原地修改输入）。评测会检查输出的 `grad_fn` 是不是你的 Function（否则为
 # `backward_not_used`），亲自运行你的 backward，按返回值原样比较 `dx`、`dweight`、`dbias`，并检查
 # forward 有没有用 `ctx.save_for_backward`（否则为 `saved_on_ctx_attribute`）。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -76,6 +76,8 @@
 # checks **bytes saved for backward** against the budget (the verdict gives both numbers). A
 # module that is right but keeps its activations fails as `saved_bytes_over_budget`.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Computing the FFN outside a custom Function**: autograd then records every op and keeps
@@ -192,6 +194,8 @@
 # 调用都会比较输出以及 `x`、`linear1.weight`、`linear1.bias`、`linear2.weight`、`linear2.bias` 的
 # 梯度，并检查**为 backward 保存的字节数**是否在预算之内（评测结果会给出两个数字）。结果正确但保存
 # 了激活的模块会判为 `saved_bytes_over_budget`。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

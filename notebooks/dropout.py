@@ -78,6 +78,8 @@
 # gradient and compares the gradient of `x`. A training call is compared with the reference's run
 # on the same seed, at the input's dtype.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **No `1 / (1 - p)`**: the next layer sees activations `(1 - p)` times smaller in training
@@ -199,6 +201,8 @@
 # 前向（检查有没有原地修改 `x`）；以及必须抛出 `ValueError` 的 `Dropout(p=1.5)`、`Dropout(p=-0.1)`。
 # 除 no-grad 的调用外，每次调用都会用随机的上游梯度做反向传播并比较 `x` 的梯度。训练模式的调用与
 # 参考实现在同一种子下的结果比较，在输入的 dtype 下进行。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -80,6 +80,8 @@
 # float64. (`norm.weight` initialised to ones is part of the contract; the server loads weights in
 # every case, so check the initial value yourself.)
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); float64 cases leave room for float32 internals (`x.float()` and a cast back, as Llama's RMSNorm does, is correct).
+#
 # ## Pitfalls interviewers look for
 #
 # - **The skip path is `x`.** `h = norm(x); return h + ffn(h)` adds the *normalised* input back:
@@ -207,6 +209,8 @@
 # （`30 * N(0,1)`）；行数和特征数相等的方阵输入（漏写 `keepdim` 时会悄悄广播）；`dim` 从 1 到 200，
 # 1 维到 4 维，首维为 1，转置输入；float32 和 float64。（`norm.weight` 初始化为全 1 是接口的一部分；
 # 服务器在每个用例里都会加载权重，所以初始值请自己检查。）
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例给 float32 内部计算留了余量（像 Llama 的 RMSNorm 那样先 `x.float()` 再转回去也算对）。
 #
 # ## 面试官会盯的坑
 #

@@ -77,6 +77,8 @@
 # place. Outputs are compared with the reference computed in float64, allowing a small relative
 # error plus what PyTorch itself errs at your dtype.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **`erf(x)` instead of `erf(x / sqrt(2))`**: GELU(-1) comes out -0.079 instead of -0.159.
@@ -208,6 +210,8 @@
 # 除了每个参数值各一次调用外，所有调用都会用随机的上游梯度做一次反向传播，比较 `x` 的梯度；那一次
 # 调用在 `torch.no_grad()` 下运行，检查你没有原地修改 `x`。输出与在 float64 下计算的参考结果比较，
 # 允许一个小的相对误差，外加 PyTorch 自身在该 dtype 下的误差。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

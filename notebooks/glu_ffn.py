@@ -100,6 +100,8 @@
 # `activation` (a near-miss such as `"swiglu"` or `"SiLU"`) must raise `ValueError` in the
 # constructor: one case checks it.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Which branch is gated.** The activation goes on `w1` only; `w3` stays linear; not on the
@@ -255,6 +257,8 @@
 # （`8 * N(0,1)`，GELU 的近似式在这里露馅），`hidden_dim` 为 1 以及比 `dim` 小的情况，`dim` 最大
 # 到 300，1 维到 4 维输入，首维为 1，转置后的输入，float32 和 float64。未知的 `activation`（比如
 # `"swiglu"`、`"SiLU"` 这类差一点就对的名字）要在构造函数里抛出 `ValueError`：有一个场景专门检查这一条。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -100,6 +100,8 @@
 # - your `backward` called nothing banned: the run-time check watches inside it too, however the
 #   call is reached.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Three paths.** Each `x_i` reaches `x_hat` directly, through the mean and through the
@@ -240,6 +242,8 @@
 #   没有把张量存成 `ctx` 的属性（否则判为 `saved_on_ctx_attribute`）；
 # - 你的 `backward` 没有调用任何被禁止的函数：运行时检查同样覆盖 backward 内部，无论通过什么方式
 #   调到。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

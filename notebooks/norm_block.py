@@ -65,6 +65,8 @@
 # and of every parameter, and the calls to the sublayer are compared at every step. Two cases
 # build the block with an unknown `placement` and expect `ValueError`.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); for each value of each constructor option, a call with the given module as given, at its default initialisation (re-initialising or copying it under one option fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Which is which.** Pre-norm normalises the branch's *input* and leaves the stream alone;
@@ -180,6 +182,8 @@
 # 视图、200 或 300 的特征维、方差很小的输入（此时归一化的 eps 起作用）、一次类似优化器的参数更新之后
 # batch 为 1 的调用，以及原样保留子层的默认初始化。每一步都比较输出、对 `x` 和每个参数的梯度，以及
 # 子层被调用的次数。另有两个场景用未知的 `placement` 构造模块，要求抛出 `ValueError`。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；每个构造选项的每个取值下，传入的模块都保持原样、用默认初始化运行一次（只在某个选项下重新初始化或复制它的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

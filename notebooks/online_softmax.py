@@ -87,6 +87,8 @@
 # chunk, with rows of only `-inf` (one from the empty state), and on a 3-D chunk. Outputs are
 # compared with the reference computed in float64.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **The old sum not rescaled**: `s + sum(exp(x - m_new))` (question
@@ -216,6 +218,8 @@
 # 调用 `online_softmax_update`（只做前向：统计量不参与反向传播）：从空状态开始、最大值变大、
 # 最大值比块内高出 1e4、整行都是 `-inf`（其中一行处于空状态），以及三维的块。输出与在 float64
 # 下计算的参考结果比较。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -67,6 +67,8 @@
 # sublayer isolates the skip path: pre-norm must then return `x` exactly, post-norm `norm(x)`.
 # One case runs under `torch.no_grad()` and checks that `x` was not modified in place.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); for each value of each constructor option, a call with the given module as given, at its default initialisation (re-initialising or copying it under one option fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Follow `norm_first`.** Both placements are graded.
@@ -188,6 +190,8 @@
 # 训练模式下的 dropout（`p = 0.3`，固定种子）、设置了 dropout 但模块处于评估模式、float32 和
 # float64、1 维到 4 维输入。恒为 0 的子层专门用来检查跳连那一路：此时 Pre-Norm 必须原样返回 `x`，
 # Post-Norm 必须返回 `norm(x)`。有一个用例在 `torch.no_grad()` 下运行，检查 `x` 有没有被原地修改。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；每个构造选项的每个取值下，传入的模块都保持原样、用默认初始化运行一次（只在某个选项下重新初始化或复制它的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -94,6 +94,8 @@
 # gradients of `q`, `k`, `v` (and of a float mask). Outputs are compared with the reference
 # computed in float64; a zero row must come back as zeros, not NaN.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **No scaling**, or **dividing by E instead of sqrt(E)** (question `act-attention-scale-why`).
@@ -241,6 +243,8 @@
 # `torch.no_grad()` 下的前向（检查有没有原地修改输入）；bfloat16。除最后两个外都会用随机的
 # 上游梯度做反向传播，比较 `q`、`k`、`v`（以及浮点掩码）的梯度。输出与在 float64 下计算的
 # 参考结果比较；应为 0 的行必须返回 0，而不是 NaN。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -93,6 +93,8 @@
 #
 # One call runs under `torch.no_grad()` and checks that `x` was not modified in place.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **`grad_output * sigmoid(x)`**: the product rule's second term is missing.
@@ -238,6 +240,8 @@
 #   `getattr` 还是 `torch.ops` 调到的。
 #
 # 有一次调用在 `torch.no_grad()` 下运行，检查你没有原地修改 `x`。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

@@ -66,6 +66,8 @@
 # (`N(0,1) * 1e-3`) inputs, float32 and float64, random weights. Most cases compare gradients; one
 # runs under `torch.no_grad()` and checks that `x` was not modified.
 #
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+#
 # ## Pitfalls interviewers look for
 #
 # - **Which branch is gated?** SiLU goes on `w1` (the gate), not on `w3`, and not on the product.
@@ -184,6 +186,8 @@
 # 情况），1 维到 4 维输入，标准正态、较大（`8 * N(0,1)`）和极小（`N(0,1) * 1e-3`）的输入，float32
 # 和 float64，随机权重。大多数用例会比较梯度；有一个用例在 `torch.no_grad()` 下运行，检查 `x`
 # 有没有被修改。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

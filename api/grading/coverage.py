@@ -231,11 +231,17 @@ def _bf16_rows(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -> Ite
     template = _as_bf16(found[0])
 
     def constant(shape: tuple[int, ...]) -> torch.Tensor:
-        # One value per row, drawn at float32 and rounded to bfloat16: its significand is full,
-        # so dim times it is no bfloat16 number, and a sum rounded to bfloat16 is not dim * it.
-        rows = math.prod(shape[:-1])
-        values = draw.normal(gen, (rows, 1), torch.float32, std=3.0).to(torch.bfloat16)
-        return values.expand(rows, shape[-1]).reshape(shape).contiguous()
+        # One bfloat16 value per row, chosen so that the row's sum rounded to bfloat16 and
+        # divided by the row's size (rounded again) is not the value: such a mean leaves
+        # x - mean nonzero where it must cancel exactly, and 1 / sqrt(var + eps) amplifies it.
+        # The right computation (a float32 sum, or torch's mean) gives the value back exactly.
+        rows, n = math.prod(shape[:-1]), shape[-1]
+        drawn = draw.normal(gen, (64 * rows,), torch.float32, std=3.0).to(torch.bfloat16)
+        wide = drawn.float()
+        rounded_mean = ((wide * n).to(torch.bfloat16).float() / n).to(torch.bfloat16)
+        shows = drawn[rounded_mean != drawn]
+        values = shows[:rows] if shows.numel() >= rows else drawn[:rows]
+        return values.reshape(rows, 1).expand(rows, n).reshape(shape).contiguous()
 
     def offset(shape: tuple[int, ...]) -> torch.Tensor:
         return (draw.normal(gen, shape, torch.float32) + BF16_OFFSET).to(torch.bfloat16)

@@ -858,7 +858,14 @@ def _at_float32_rounding(case: Case, j: Judged) -> bool:
         if not (actual.is_floating_point() and ref.is_floating_point()):
             continue
         sources = [ref, *step.inputs, *(step.grad_outputs or ())]
-        scale = max((float(s.detach().abs().max()) for s in sources if s.numel()), default=0.0)
+        scale = max(
+            (
+                float(s.detach().double().nan_to_num(0.0, 0.0, 0.0).abs().max())
+                for s in sources
+                if s.is_floating_point() and s.numel()
+            ),
+            default=0.0,
+        )
         err = float((actual.detach().double() - ref.detach().double()).abs().max())
         if not (math.isfinite(err) and err <= FLOAT32_ROUNDING * scale):
             return False

@@ -77,10 +77,11 @@ def test_bfloat16_rows_where_the_exercise_reduces_them(slug: str) -> None:
         assert x.shape[-1] & (x.shape[-1] - 1)
     rows = constant.x.reshape(-1, constant.x.shape[-1])
     assert bool((rows == rows[:, :1]).all())
-    # dim times the value is no bfloat16 number for some row: a rounded sum shows.
+    # On every row, the sum rounded to bfloat16 and divided by the size is not the value.
     n = rows.shape[-1]
-    exact = rows[:, 0].double() * n
-    assert bool((exact.to(torch.bfloat16).double() != exact).any())
+    value = rows[:, 0].float()
+    rounded_mean = ((value * n).to(torch.bfloat16).float() / n).to(torch.bfloat16).float()
+    assert bool((rounded_mean != value).all())
     assert abs(float(offset.x.double().mean()) - coverage.BF16_OFFSET) < 1.0
 
 
