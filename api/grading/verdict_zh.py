@@ -126,12 +126,36 @@ _WHAT = _rules(
     (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ channel offsets", "{m} + 各通道的偏移"),
     (r"(?P<m>[-+*/0-9Ne(),. ]+) \+ a ramp", "{m} + 沿行递增的斜坡"),
     (r"constant along the last dim \(k/4\)", "每行沿最后一维取同一个常数（k/4）"),
+    # The platform's bfloat16 rows (``coverage``).
+    (
+        r"constant along the last dim \(one full-precision bfloat16 value per row\)",
+        "沿最后一维为常数（每行一个尾数位全满的 bfloat16 值）",
+    ),
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(bfloat16 keeps three bits below the point there\)",
+        "{m}（在这个量级 bfloat16 小数点后只剩三位）",
+    ),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
     (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
 )
 
 _FRAGMENTS = _rules(
+    # The platform's cases (``coverage``): another case's setting, then what changes.
+    (
+        r"as case (?P<n>[\w.+-]+) \((?P<d>.*)\)",
+        lambda m: f"同用例 {m['n']}（{description(m['d'])}）",
+    ),
+    (r"but three calls with fresh data of one shape", "但改为同一形状、新数据连续调用三次"),
+    (r"an update", "再更新参数"),
+    (r"two more calls", "之后再调用两次"),
+    (
+        r"but with the module as given: (?P<k>[A-Za-z_]\w*) = (?P<v>\S+)",
+        "但传入的模块保持原样：{k} = {v}",
+    ),
+    (r"its default initialisation", "默认初始化"),
+    (r"nothing loaded", "不加载参数"),
+    (r"one call", "只调用一次"),
     (r"x = (?P<what>.+)", lambda m: "x = " + _what(m.group("what"))),
     (r"shape (?P<s>\(.*\))", "形状 {s}"),
     (r"(?:float(?:16|32|64)|bfloat16)", lambda m: m.group(0)),

@@ -455,10 +455,13 @@ ALTERNATIVES: tuple[Attack, ...] = (
         "einsum_statistics",
         "einsum",
         _layer_norm(
-            """        mean = torch.einsum("...d->...", x).unsqueeze(-1) / d
-        xc = x - mean
+            # Sums divided by d: in float32, as the prompt asks of bfloat16 input (a sum rounded
+            # to bfloat16 before the division is the mistake the platform's rows show).
+            """        c = x.float() if x.dtype in (torch.bfloat16, torch.float16) else x
+        mean = torch.einsum("...d->...", c).unsqueeze(-1) / d
+        xc = c - mean
         var = torch.einsum("...d,...d->...", xc, xc).unsqueeze(-1) / d
-        return xc / torch.sqrt(var + eps) * w + b"""
+        return (xc / torch.sqrt(var + eps) * w + b).to(x.dtype)"""
         ),
     ),
     Attack(
