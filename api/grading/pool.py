@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import logging
 import os
 import queue
+import select
 import signal
 import socket
 import subprocess
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from api.grading import frames
+from api.grading import frames, zygote_config
 
 log = logging.getLogger("addnorm.grader")
 
@@ -92,6 +92,30 @@ class PoolStatus:
     running: bool = False
 
 
+def _write_config(fd: int, data: bytes, deadline: float) -> None:
+    """The zygote's configuration through its pipe, not its command line (``zygote_config``),
+    then EOF. Over the pipe's buffer (64 KiB) a write waits for the zygote, which reads after
+    importing torch: bounded by the start's deadline. A zygote that died first shows as a start
+    that failed when its slots do not answer."""
+    os.set_blocking(fd, False)
+    view = memoryview(data)
+    try:
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise RuntimeError(
+                    "the grader zygote did not start: it did not read its configuration in time"
+                )
+            _, writable, _ = select.select([], [fd], [], remaining)
+            if writable:
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(fd, view) :]
+    except BrokenPipeError:
+        pass
+    finally:
+        os.close(fd)
+
+
 class GraderPool:
     def __init__(
         self,
@@ -103,7 +127,8 @@ class GraderPool:
         banned: Sequence[Sequence[str]] = (),
     ) -> None:
         """``banned``: each exercise's banned names, for the zygote to resolve once for all
-        the children it forks (``tripwire.prepare``); without them each child does it."""
+        the children it forks (``tripwire.prepare``); without them each child does it. Sent
+        through a pipe at start (``zygote_config``), never on the zygote's command line."""
         self.status = PoolStatus(profile=profile, slots=slots)
         self._cpu_seconds = cpu_seconds
         self._banned = [list(names) for names in banned]
@@ -121,10 +146,12 @@ class GraderPool:
             self._start_locked()
 
     def _start_locked(self) -> None:
+        config = zygote_config.encode(self._banned)
         pairs = [
             socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(self.status.slots)
         ]
         child_fds = [theirs.fileno() for _, theirs in pairs]
+        config_fd, config_w = os.pipe()  # neither inheritable: pass_fds passes the read end
         import api
 
         package_root = str(Path(api.__file__).resolve().parent.parent)
@@ -145,35 +172,51 @@ class GraderPool:
             self.status.profile,
             "--cpu-seconds",
             str(self._cpu_seconds),
-            "--banned",
-            json.dumps(self._banned),
+            "--config-fd",
+            str(config_fd),
         ]
         # A fresh interpreter, not a fork of this process: it inherits no secrets, sockets or
         # database handles. Its own session, so that stopping it takes its slot servers along.
-        self._proc = subprocess.Popen(
-            cmd,
-            pass_fds=child_fds,
-            env=env,
-            cwd="/",
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        for _, theirs in pairs:
-            theirs.close()
+        try:
+            self._proc = subprocess.Popen(
+                cmd,
+                pass_fds=[*child_fds, config_fd],
+                env=env,
+                cwd="/",
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(config_w)
+            raise
+        finally:
+            os.close(config_fd)
+            for _, theirs in pairs:
+                theirs.close()
         slots = [_Slot(i, ours) for i, (ours, _) in enumerate(pairs)]
         deadline = time.monotonic() + START_TIMEOUT
-        for slot in slots:
-            slot.sock.settimeout(max(0.1, deadline - time.monotonic()))
-            try:
-                header, _ = frames.recv(slot.sock)
-            except (frames.FrameError, TimeoutError, OSError) as exc:
-                self._stop_locked()
-                raise RuntimeError(f"the grader zygote did not start: {exc}") from exc
-            if header.get("kind") == "fatal":
-                self._stop_locked()
-                raise SandboxUnavailable("; ".join(header.get("missing", [])))
-            slot.pid = header.get("pid")
-            self.status.layers = header.get("layers", {})
+        try:
+            _write_config(config_w, config, deadline)
+            for slot in slots:
+                slot.sock.settimeout(max(0.1, deadline - time.monotonic()))
+                try:
+                    header, _ = frames.recv(slot.sock)
+                except (frames.FrameError, OSError) as exc:  # TimeoutError is an OSError
+                    raise RuntimeError(f"the grader zygote did not start: {exc}") from exc
+                if header.get("kind") == "refused":
+                    raise RuntimeError(
+                        f"the grader zygote refused its configuration: {header.get('error')}"
+                    )
+                if header.get("kind") == "fatal":
+                    raise SandboxUnavailable("; ".join(header.get("missing", [])))
+                slot.pid = header.get("pid")
+                self.status.layers = header.get("layers", {})
+        except BaseException:
+            # A start that failed leaves nothing open: the zygote and every slot's socket.
+            self._stop_locked()
+            for slot in slots:
+                slot.sock.close()
+            raise
         # The same queue across restarts: threads already waiting on it get the new slots.
         for slot in slots:
             self._free.put(slot)

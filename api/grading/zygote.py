@@ -1,7 +1,8 @@
 """The warm zygote: imports torch once, then forks one slot server per socket it was handed.
 
 Started by the pool as its own fresh process (``python -m api.grading.zygote``), never forked
-from the API process, so it holds no secrets, sockets or database handles. A slot server forks
+from the API process, so it holds no secrets, sockets or database handles; its configuration
+comes through an inherited pipe, not its command line (``zygote_config``). A slot server forks
 its child and locks it down before the job arrives (off the critical path), hands it the job,
 relays its raw answer, kills its process group when the deadline passes, reaps the slot's uid,
 and forks the next child. It serves many jobs (a fork and an exit of a torch-sized process fewer
@@ -18,7 +19,6 @@ import argparse
 import contextlib
 import ctypes
 import gc
-import json
 import mmap
 import os
 import select
@@ -43,6 +43,7 @@ from api.grading import (  # noqa: E402
     sandbox,
     tripwire,
     wire,
+    zygote_config,
 )
 from api.grading.spec import Case  # noqa: E402
 
@@ -350,13 +351,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="strict")
     parser.add_argument("--cpu-seconds", type=int, default=10)
     parser.add_argument(
-        "--banned",
-        default="[]",
-        help="JSON: the catalogue's banned lists, one per exercise (public names, no code)",
+        "--config-fd",
+        type=int,
+        required=True,
+        help="an inherited pipe holding the configuration (zygote_config), read to EOF",
     )
     args = parser.parse_args(argv)
     fds = [int(f) for f in args.fds.split(",")]
     profile = sandbox.Profile(args.profile)
+    try:
+        config = zygote_config.read(args.config_fd)
+    except zygote_config.ConfigError as exc:
+        # Refuse, and say why: on stderr (the service's log) and to the pool, which names it.
+        print(f"api.grading.zygote: refusing to start: {exc}", file=sys.stderr, flush=True)
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                frames.send(socket.socket(fileno=fd), {"kind": "refused", "error": str(exc)})
+        return 2
     # 1 GiB above what the warm child maps: ample for any case, and a memory bomb hits the
     # limit in about a second instead of zero-filling gigabytes until the deadline.
     # Slot uids unique to this zygote (its pid is unique while it lives; at most 64 slots): a
@@ -371,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
     _warm_up()
     # Each exercise's banned operators resolved once here, not in every child (tripwire.prepare).
-    tripwire.prepare(_banned_lists(args.banned))
+    tripwire.prepare(config.banned)
     # After warm-up (which may touch them) and before any fork: torch's Python implementations
     # of whole operators raise from now on in this process and every child (tripwire).
     tripwire.disable_private_implementations()
@@ -419,18 +430,6 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.05)  # a slot server that crashed: never spin re-forking it
         slots[_fork_slot(slot, ctx)] = slot
     return 0
-
-
-def _banned_lists(text: str) -> list[list[str]]:
-    """``--banned``: a JSON list of lists of names; anything else is ignored (the children then
-    resolve their lists themselves, as before)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return []
-    if not isinstance(value, list):
-        return []
-    return [[n for n in names if isinstance(n, str)] for names in value if isinstance(names, list)]
 
 
 PR_SET_CHILD_SUBREAPER = 36
