@@ -30,7 +30,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from api.grading.draw import normal, seed
+from api.grading.draw import describe, normal, seed
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, LabChart
 
 F32, F64 = torch.float32, torch.float64
@@ -153,13 +153,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     def add(name: str, shape: tuple[int, ...], depth: int, dtype: torch.dtype = F32) -> None:
         x, target = normal(gen, shape, dtype), normal(gen, shape, dtype)
         s = seed(gen)
-        size = "x".join(str(n) for n in shape)
-        words = f"x = {size} N(0,1) {str(dtype).removeprefix('torch.')}, target N(0,1)"
         cases.append(
             Case(
                 name=name,
-                description=f"{words}; stacks of depth {depth}, seed {s}",
-                description_zh=f"{words}；深度为 {depth} 的两个堆叠，种子 {s}",
+                description=describe(
+                    x, "N(0,1)", "target N(0,1)", f"stacks of depth {depth}", f"seed {s}"
+                ),
                 x=x,
                 steps=(Call((x, target), args=(depth, s), seed=s, autograd=True),),
                 # The measurement is compared with the reference experiment run at the case's
