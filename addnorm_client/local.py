@@ -54,6 +54,12 @@ class LocalCase:
     # takes as keyword arguments defaulting to them (an autograd.Function's weight and bias):
     # the backward check passes float64 copies by these names.
     leaves: Mapping[str, torch.Tensor] = field(default_factory=dict)
+    # A lab's measurement: the call runs its own experiment (its own backward included), so it
+    # runs with autograd on and its result, a number per layer, has no backward to check.
+    measurement: bool = False
+    # A lab's case that the notebook draws (``plot_lab``): the label of each row of the
+    # answer, one curve per row, learner's beside the reference's. Empty: not drawn.
+    series: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,7 @@ def run_case(case: LocalCase, cls: Any) -> LocalResult:
                 module.load_state_dict(dict(case.state), strict=True)
             module.eval()
         x = case.x.clone()
-        with torch.no_grad():
+        with torch.set_grad_enabled(case.measurement):
             out = module(x)
     except Exception as exc:
         return LocalResult(
@@ -143,7 +149,7 @@ def run_case(case: LocalCase, cls: Any) -> LocalResult:
     ok = bool(torch.allclose(out, case.expected, rtol=RTOL, atol=ATOL))
     if not ok:
         return LocalResult(case.name, shape, False, worst, "differs")
-    problem = backward_problem(case, cls)
+    problem = None if case.measurement else backward_problem(case, cls)
     if problem is not None:
         return LocalResult(case.name, shape, False, worst, problem)
     return LocalResult(case.name, shape, True, worst, "matches")
@@ -254,3 +260,57 @@ def check(
         print(f"local check not run: {exc}")
         return
     print(format_table(run_cases(cases, cls)))
+
+
+def plot_lab(
+    slug: str, class_name: str, cases: Sequence[LocalCase], *, code: str | None = None
+) -> Any:
+    """Draw a lab's last drawable case (``LocalCase.series``): each row of the answer as a
+    curve over 1..n, the exercise cell's solid and the reference's dashed, with matplotlib
+    when it is installed (the ``notebooks`` extra); else the numbers side by side. Returns the
+    figure (None without matplotlib or without an answer). Never raises."""
+    drawable = [c for c in cases if c.series]
+    if not drawable:
+        print("nothing to draw: no local case of this exercise is a lab's figure")
+        return None
+    case = drawable[-1]
+    try:
+        source = code if code is not None else exercise_source(slug)
+        fn = case.build(class_from_source(source, class_name))
+        with torch.set_grad_enabled(case.measurement):
+            mine = fn(case.x.clone())
+    except (AddnormError, ExerciseCodeError) as exc:
+        print(f"chart not drawn: {exc}")
+        return None
+    except Exception as exc:
+        print(f"chart not drawn: your code raised {type(exc).__name__}: {exc}{_where(exc)}")
+        return None
+    want = case.expected.detach().double()
+    ok = isinstance(mine, torch.Tensor) and tuple(mine.shape) == tuple(want.shape)
+    ok = ok and bool(torch.isfinite(mine.detach().double()).all())
+    got = mine.detach().double() if ok else None
+    if not ok:
+        print(f"your answer is not a finite tensor of shape {tuple(want.shape)}: reference only")
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed (pip install 'addnorm[notebooks]'): the numbers")
+        for r, label in enumerate(case.series):
+            print(f"{label} reference: " + " ".join(f"{v:.4g}" for v in want[r].tolist()))
+            if got is not None:
+                print(f"{label} yours:     " + " ".join(f"{v:.4g}" for v in got[r].tolist()))
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = list(range(1, want.shape[-1] + 1))
+    for r, label in enumerate(case.series):
+        line = ax.plot(xs, want[r].tolist(), "--", label=f"{label}, reference")[0]
+        if got is not None:
+            ax.plot(
+                xs, got[r].tolist(), "-o", ms=3, color=line.get_color(), label=f"{label}, yours"
+            )
+    ax.set_xlabel("layer (1 = next to the input)")
+    ax.set_ylabel("gradient norm")
+    ax.set_title(case.name)
+    ax.legend()
+    plt.show()
+    return fig

@@ -105,6 +105,21 @@ the backward pass and the known-mistake diagnosis.
 Reference: {reference}.
 """
 
+_CHART_INTRO = """\
+## The figure
+
+Your measurement beside the reference experiment's, on the local check's last case: one curve
+per row of your answer, yours solid, the reference dashed (matplotlib, from the `notebooks`
+extra; without it, the numbers).
+"""
+
+_CHART_INTRO_ZH = """\
+## 图
+
+在本地检查的最后一个用例上，把你的测量结果与参考实验的画在一起：答案的每一行一条曲线，你的是实线，
+参考的是虚线（用 `notebooks` 附加依赖中的 matplotlib；没有它时打印数值）。
+"""
+
 _LOCAL_CHECK_INTRO_ZH = """\
 ## 本地快速检查
 
@@ -257,14 +272,17 @@ _FUNCTION_BASES = ("torch.autograd.Function", "autograd.Function", "Function")
 
 
 def exercise_class_name(starter: str) -> str:
-    """The name the exercise asks for, whatever its kind: the first ``nn.Module`` subclass the
-    starter defines, else its first ``torch.autograd.Function`` subclass, else its public
-    top-level functions, comma-separated (``softmax,log_softmax``)."""
+    """The name the exercise asks for, whatever its kind: the first public ``nn.Module``
+    subclass the starter defines, else its first public ``torch.autograd.Function`` subclass,
+    else its public top-level functions, comma-separated (``softmax,log_softmax``). A private
+    class is a helper (a lab's ``_Block``), never the contract."""
     body = ast.parse(starter).body
     for bases in (_MODULE_BASES, _FUNCTION_BASES):
         for node in body:
-            if isinstance(node, ast.ClassDef) and any(
-                ast.unparse(base) in bases for base in node.bases
+            if (
+                isinstance(node, ast.ClassDef)
+                and not node.name.startswith("_")
+                and any(ast.unparse(base) in bases for base in node.bases)
             ):
                 return node.name
     functions = [
@@ -375,6 +393,16 @@ def _exercise_cells(slug: str, folder: Path, topic_of: Mapping[str, str]) -> lis
                 local_check_cell_source(slug, exercise_class_name(starter), local),
             ),
         ]
+        if "series=" in local.code:  # a lab: its figure, the learner's curves and the reference's
+            cells += [
+                _Cell(f"{slug}-chart-intro", "markdown", _bilingual(_CHART_INTRO, _CHART_INTRO_ZH)),
+                _Cell(
+                    f"{slug}-chart",
+                    "code",
+                    "from addnorm_client.local import plot_lab\n\n"
+                    f'plot_lab("{slug}", "{exercise_class_name(starter)}", local_cases());',
+                ),
+            ]
     cells += [
         _Cell(f"{slug}-submit-intro", "markdown", _SUBMIT_INTRO.strip()),
         _Cell(

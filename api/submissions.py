@@ -210,6 +210,8 @@ def public(row: Submission, *, just_recorded: bool = False) -> dict[str, Any]:
         "cases_passed": text(result.get("cases_passed", 0)),
         "seed": text(result.get("seed")),
         "timings_ms": text(result.get("timings_ms") or {}),
+        # A lab's figure: numbers the parent read from the child and bounded (grading/labs.py).
+        "chart": text(result.get("chart")),
         "created_at": _iso(row.created_at),
         "completed_at": _iso(row.completed_at),
     }

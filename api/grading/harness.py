@@ -339,7 +339,8 @@ def _call(
         subject.counts[name] = 0
     _seed(step.seed)
     saved: list[int] = []
-    with torch.set_grad_enabled(step.backward), _counting_saves(subject.kind, saved):
+    autograd = step.backward or step.autograd
+    with torch.set_grad_enabled(autograd), _counting_saves(subject.kind, saved):
         if subject.kind == "module":
             out = subject.target(*inputs, *step.args)
         elif subject.kind == "function":
@@ -730,6 +731,7 @@ def job_template(
                         "layout": step.layout,
                         "args": list(step.args),
                         "function": step.function,
+                        "autograd": step.autograd,
                     }
                 }
             )
@@ -788,6 +790,7 @@ def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
                     layout=c["layout"],
                     args=tuple(c["args"]),
                     function=c.get("function", ""),
+                    autograd=c.get("autograd") is True,
                 )
             )
         init_kwargs: dict[str, InitValue] = d["init_kwargs"]

@@ -74,6 +74,9 @@ class Call:
     # In a function exercise with several functions (``softmax`` and ``log_softmax``): the one
     # this call calls. Empty for every other exercise, whose single entry point is called.
     function: str = ""
+    # Autograd on for the call although the grader runs no backward: a lab's experiment builds
+    # its own model and runs its own backward inside the call (``LabChart``).
+    autograd: bool = False
 
     @property
     def backward(self) -> bool:
@@ -194,6 +197,24 @@ class KnownMistake:
 
 
 @dataclass(frozen=True)
+class LabChart:
+    """A lab's figure: the case whose output is drawn, learner's beside the reference's. The
+    output is a (len(series), points) tensor: row i is the curve ``series[i]`` over x = 1..points.
+    The parent reads both sides (the learner's only if finite, of the reference's shape) into
+    the verdict as plain numbers (``api/grading/labs.py``); the page draws them."""
+
+    case: str
+    series: tuple[str, ...]
+    series_zh: tuple[str, ...]
+    x_label: str
+    x_label_zh: str
+    y_label: str
+    y_label_zh: str
+    title: str
+    title_zh: str
+
+
+@dataclass(frozen=True)
 class ExerciseSpec:
     slug: str
     class_name: str  # the name the submission must define (a class or a function)
@@ -248,6 +269,8 @@ class ExerciseSpec:
     # from these names to the reference functions, each call names the function it calls
     # (``Call.function``), and a mistake's ``build`` maps the names it replaces.
     functions: tuple[str, ...] = ()
+    # A lab (an exercise whose answer is a measurement): the figure its page draws.
+    chart: LabChart | None = None
 
     def tolerance(self, dtype: torch.dtype) -> float:
         """The scale of the tolerance a case of ``dtype`` is judged at (``verdict.compare``)."""

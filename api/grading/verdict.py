@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
-from api.grading import allowlist, diagnosis, harness, wire
+from api.grading import allowlist, diagnosis, harness, labs, wire
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
@@ -104,6 +104,8 @@ class Verdict(BaseModel):
     cases_passed: int = 0
     seed: int | None = None
     timings_ms: dict[str, float] = {}
+    # A lab's figure: the learner's measured curves beside the reference's (``labs``).
+    chart: labs.LabFigure | None = None
 
 
 @dataclass(frozen=True)
@@ -1178,6 +1180,9 @@ def _decide(
         checks.extend(j.checks)
     passed = sum(j.passed for _, j in judgements)
     base.update(cases_passed=passed, checks=checks)
+    if spec.chart is not None:
+        ref = {i: j.expected.native.tensors for i, (_, j) in enumerate(judgements) if j.expected}
+        base["chart"] = labs.figure(spec, list(cases), tensors, ref)
     if passed == len(cases) and cases:
         used = max(
             ((c.max_abs_error or 0.0) / c.allowed_abs_error for c in checks if c.allowed_abs_error),

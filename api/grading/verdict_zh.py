@@ -218,6 +218,10 @@ _FRAGMENTS = _rules(
     (r"squares past 65504", "平方超过 65504"),
     (r"model cast to x's dtype", "模型转换为 x 的 dtype"),
     (r"random -inf entries", "随机若干位置为 -inf"),
+    # Labs: the experiment's inputs (pre_post_ln_gradients).
+    (r"target N\(0,1\)", "target 为 N(0,1)"),
+    (r"stacks of depth (?P<n>\d+)", "深度为 {n} 的两个堆叠"),
+    (r"seed (?P<s>\d+)", "种子 {s}"),
     # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
     (r"(?P<n>\d+) keys?", "{n} 个 key"),
     (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),

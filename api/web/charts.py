@@ -3,6 +3,7 @@ learner's streak and recent activity. Pure functions: the page route reads the d
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -251,4 +252,144 @@ def count_chart(rows: list[tuple[str, str, int]]) -> CountChart:
         label_width=MISTAKE_LABEL_WIDTH,
         bar_width=BAR_WIDTH,
         bar_height=BAR_HEIGHT,
+    )
+
+
+# A lab's figure (``api/grading/labs.py``): per row of the answer, the learner's curve (solid,
+# with dots) beside the reference's (dashed), over layers 1..n. The viewBox is narrow enough
+# that its 12-unit text stays readable on a 390 px phone, where it is drawn at about 1:1.
+LAB_WIDTH = 360
+LAB_PLOT_HEIGHT = 190
+LAB_LEFT, LAB_RIGHT, LAB_TOP = 52, 12, 12
+LAB_AXIS = 40  # below the plot: the x ticks and the x label
+LAB_LEGEND_ROW = 18
+LAB_MAX_SERIES = 4
+LAB_MAX_POINTS = 64
+
+
+@dataclass(frozen=True)
+class LabLine:
+    row: int  # which series (its colour)
+    label: str  # "Post-LN, yours"
+    learner: bool
+    points: str  # SVG polyline points
+    dots: list[tuple[float, float]]
+    legend_y: float
+    legend_x: float
+
+
+@dataclass(frozen=True)
+class LabChartView:
+    title: str
+    description: str  # every number, for a screen reader
+    x_label: str
+    y_label: str
+    width: int
+    height: int
+    left: int
+    top: int
+    right: int
+    bottom: int
+    x_ticks: list[tuple[float, str]]
+    y_ticks: list[tuple[float, str]]
+    lines: list[LabLine]
+    learner_missing: bool
+
+
+def _numbers(value: object, n: int | None) -> list[float] | None:
+    """``value`` as a list of finite floats (of length ``n`` when given), or None."""
+    if not isinstance(value, list) or not 0 < len(value) <= LAB_MAX_POINTS:
+        return None
+    if n is not None and len(value) != n:
+        return None
+    out = []
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            return None
+        out.append(float(v))
+    return out
+
+
+def _tick(v: float) -> str:
+    return f"{v:.3g}"
+
+
+def lab_chart(figure: object, zh: bool, yours: str, reference: str) -> LabChartView | None:
+    """The lab chart's geometry from a verdict's ``chart`` (as stored: plain JSON, checked
+    again here: numbers only, bounded). None when there is nothing valid to draw."""
+    if not isinstance(figure, dict):
+        return None
+    raw = figure.get("series")
+    if not isinstance(raw, list) or not 0 < len(raw) <= LAB_MAX_SERIES:
+        return None
+
+    def words(key: str) -> str:
+        value = figure.get(f"{key}_zh" if zh else key)
+        return value[:120] if isinstance(value, str) else ""
+
+    series: list[tuple[str, list[float], list[float] | None]] = []
+    for s in raw:
+        if not isinstance(s, dict):
+            return None
+        ref = _numbers(s.get("reference"), None)
+        if ref is None or (series and len(ref) != len(series[0][1])):
+            return None
+        mine = _numbers(s.get("learner"), len(ref)) if s.get("learner") is not None else None
+        label = s.get("label_zh" if zh else "label")
+        series.append((label[:40] if isinstance(label, str) else "", ref, mine))
+    n = len(series[0][1])
+    values = [v for _, ref, mine in series for v in ref + (mine or [])]
+    low, high = min(0.0, min(values)), max(values)
+    high = high if high > low else low + 1.0
+    right, bottom = LAB_WIDTH - LAB_RIGHT, LAB_TOP + LAB_PLOT_HEIGHT
+
+    def x_of(i: int) -> float:
+        return round(LAB_LEFT + (right - LAB_LEFT) * (i / (n - 1) if n > 1 else 0.5), 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - LAB_PLOT_HEIGHT * (v - low) / (high - low), 1)
+
+    lines: list[LabLine] = []
+    for row, (label, ref, mine) in enumerate(series):
+        for learner, ys in ((False, ref), (True, mine)):
+            if ys is None:
+                continue
+            dots = [(x_of(i), y_of(v)) for i, v in enumerate(ys)]
+            k = len(lines)
+            lines.append(
+                LabLine(
+                    row=row,
+                    label=f"{label}, {yours if learner else reference}",
+                    learner=learner,
+                    points=" ".join(f"{x},{y}" for x, y in dots),
+                    dots=dots if learner else [],
+                    legend_x=LAB_LEFT + (k % 2) * 150,
+                    legend_y=bottom + LAB_AXIS + 12 + (k // 2) * LAB_LEGEND_ROW,
+                )
+            )
+    middle = (n + 1) // 2
+    x_ticks = [(x_of(i - 1), str(i)) for i in sorted({1, middle, n})]
+    y_ticks = [(y_of(low + (high - low) * f), _tick(low + (high - low) * f)) for f in (0, 0.5, 1)]
+    legend_rows = (len(lines) + 1) // 2
+    described = "; ".join(
+        f"{label}: {reference} "
+        + ", ".join(_tick(v) for v in ref)
+        + (f"; {yours} " + ", ".join(_tick(v) for v in mine) if mine is not None else "")
+        for label, ref, mine in series
+    )
+    return LabChartView(
+        title=words("title"),
+        description=described,
+        x_label=words("x_label"),
+        y_label=words("y_label"),
+        width=LAB_WIDTH,
+        height=bottom + LAB_AXIS + legend_rows * LAB_LEGEND_ROW + 6,
+        left=LAB_LEFT,
+        top=LAB_TOP,
+        right=right,
+        bottom=bottom,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        lines=lines,
+        learner_missing=all(mine is None for _, _, mine in series),
     )

@@ -324,6 +324,14 @@ UI: dict[str, tuple[str, str]] = {
     "tab_code": ("Code", "代码"),
     "tab_result": ("Result", "结果"),
     "first_failure": ("First failing check", "第一个未通过的检查"),
+    "lab_yours": ("yours", "你的"),
+    "lab_reference": ("reference", "参考"),
+    "lab_figure": ("Your measurement and the reference", "你的测量结果与参考结果"),
+    "lab_learner_missing": (
+        "Your answer was not a finite tensor of the reference's shape: only the reference is "
+        "drawn.",
+        "你的答案不是与参考结果同形状的有限值张量：图中只画出参考结果。",
+    ),
     "shape_dtype": ("Shape · dtype", "形状 · 数据类型"),
     "error_vs_allowed": ("Error / allowed", "误差 / 允许误差"),
     "any_error": ("any", "不限"),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.verdict_i18n import render
+from api.web.charts import LabChartView, lab_chart
 from api.web.i18n import Lang, text
 
 STATUSES = ("passed", "failed", "error", "timeout", "crashed", "rejected")
@@ -93,6 +94,7 @@ class VerdictView:
     created_at: str | None = None
     first_failure: dict[str, Any] | None = None
     cases: list[CaseGroup] = field(default_factory=list)
+    chart: LabChartView | None = None  # a lab's figure: the learner's curves and the reference's
 
 
 def _first_failure(checks: list[dict[str, Any]], english_message: str) -> dict[str, Any] | None:
@@ -156,4 +158,7 @@ def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
         created_at=public.get("created_at"),
         first_failure=_first_failure(checks, english_message),
         cases=_case_groups(checks),
+        chart=lab_chart(
+            public.get("chart"), zh, text("lab_yours", lang), text("lab_reference", lang)
+        ),
     )

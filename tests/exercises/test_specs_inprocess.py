@@ -66,6 +66,16 @@ TRIPWIRE_GAPS: set[tuple[str, str]] = {
 }
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread() -> Iterator[None]:
+    """One intra-op thread, as the grader runs (the zygote, the service, the queue worker):
+    on a loaded 2-core machine two threads made a lab's small ops 16x slower."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 def load_spec(slug: str) -> ExerciseSpec:
     return CATALOG[slug].spec
 
@@ -373,8 +383,15 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
     calls = [s for c in cases for s in _calls(c)]
     dtypes = {c.x.dtype for c in cases}
     assert {torch.float32, torch.float64} <= dtypes
-    assert any(not s.backward for s in calls)
-    assert sum(s.backward for s in calls) > len(calls) // 2
+    lab = spec.chart is not None
+    if lab:
+        # A lab: every call runs the learner's own experiment, its backward included (autograd
+        # on, no upstream gradient from the grader); the figure's case is among the cases.
+        assert all(s.autograd and not s.backward for s in calls)
+        assert spec.chart is not None and spec.chart.case in {c.name for c in cases}
+    else:
+        assert any(not s.backward for s in calls)
+        assert sum(s.backward for s in calls) > len(calls) // 2
     assert {s.inputs[0].dim() for s in calls} == set(spec.ranks), "every rank the contract takes"
     # An autograd.Function or a plain function has no module: nothing to put in train mode and
     # no parameters to update, so those requirements would be checks that cannot fail; a module
@@ -382,7 +399,8 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
     has_module = spec.kind == "module" and spec.trains
     if has_module:
         assert any(s.train for s in calls), "train mode is exercised"
-    assert any(s.layout != "contiguous" for s in calls), "a non-contiguous input"
+    # A lab's measurement does not read x's memory layout: its own stacks consume x.
+    assert lab or any(s.layout != "contiguous" for s in calls), "a non-contiguous input"
     assert any(s.inputs[0].dim() >= 2 and s.inputs[0].shape[0] == 1 for s in calls)
     features = {s.inputs[0].shape[axis] for s in calls}
     assert any(f > 128 and not _powers_of_two(f) for f in features), features

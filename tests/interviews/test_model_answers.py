@@ -38,6 +38,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "online_softmax": ("exp(m_old - m_new)", "FlashAttention"),
     "dropout": ("1/(1 - p)", "Bernoulli"),
     "checkpointed_ffn": ("recompute", "checkpointing"),
+    "pre_post_ln_gradients": ("Post-LN", "warm-up"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)

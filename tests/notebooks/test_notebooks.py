@@ -46,6 +46,7 @@ from api.notebooks import (
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SLUGS = exercise_slugs(REPO)
+CATALOG = load_catalog(REPO / "exercises")
 TOPICS = question_topics(REPO)
 QUESTIONS_NOTEBOOKS = [questions_notebook(t) for t in TOPICS]
 
@@ -226,6 +227,12 @@ def test_notebook_with_the_solution_passes(slug: str, live_server: Any, run_note
     verdict = _text(_cell(nb, f"{slug}-submit"))
     assert "data-verdict='passed'" in verdict, verdict
     assert f"{slug}: PASSED" in verdict, verdict
+    # A lab's figure: matplotlib drew the learner's curves beside the reference's.
+    charts = [c for c in nb.cells if c.get("id") == f"{slug}-chart"]
+    for chart in charts:
+        images = [o for o in chart.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert len(images) == 1, _text(chart)
+    assert bool(charts) == (CATALOG[slug].spec.chart is not None)
 
 
 @pytest.mark.slow

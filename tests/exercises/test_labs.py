@@ -1,0 +1,168 @@
+"""Labs (exercises whose answer is a measurement, ``ExerciseSpec.chart``): the reference run is
+deterministic on a seed, each variant's verdict is the same whatever the seed, the figure the lab
+claims is what its reference measures, and the verdict's chart carries the learner's numbers only
+as the parent read them (finite floats of the reference's shape). In-process: the grader's own
+harness and verdict, without the sandbox (tests/grading/test_exercises_over_http.py runs the
+variants through it)."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import torch
+
+from api.catalog import load_catalog
+from api.grading import harness, verdict
+from api.grading.spec import Call, ExerciseSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = load_catalog(ROOT / "exercises")
+LABS = tuple(slug for slug, item in CATALOG.items() if item.spec.chart is not None)
+SEEDS = (0, 3, 11, 2026, 987654)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread() -> Iterator[None]:
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the grader runs
+    yield
+    torch.set_num_threads(before)
+
+
+def _grade(source: str, spec: ExerciseSpec, seed: int) -> verdict.Verdict:
+    cases = spec.make_cases(torch.Generator().manual_seed(seed))
+    frame = harness.encode_job(
+        code=source,
+        class_name=spec.class_name,
+        banned=spec.banned,
+        cases=cases,
+        kind=spec.kind,
+        functions=spec.functions,
+        allowed=spec.allowed,
+    )
+    out, err = sys.stdout, sys.stderr
+    try:
+        answer = harness.run_job(frame)
+    finally:
+        sys.stdout, sys.stderr = out, err
+    return verdict.decide(
+        spec, cases, body=answer, timed_out=False, truncated=False, signal=None, time_limit=5.0
+    )
+
+
+def test_there_is_a_lab() -> None:
+    assert "pre_post_ln_gradients" in LABS
+
+
+@pytest.mark.parametrize("slug", LABS)
+def test_reference_run_is_deterministic_on_a_seed(slug: str) -> None:
+    spec = CATALOG[slug].spec
+    first = spec.make_cases(torch.Generator().manual_seed(5))
+    again = spec.make_cases(torch.Generator().manual_seed(5))
+    other = spec.make_cases(torch.Generator().manual_seed(6))
+    for a, b, c in zip(first, again, other, strict=True):
+        ta = verdict.expected_outcome(spec.reference, a, spec).native.tensors["0.output"]
+        tb = verdict.expected_outcome(spec.reference, b, spec).native.tensors["0.output"]
+        tc = verdict.expected_outcome(spec.reference, c, spec).native.tensors["0.output"]
+        assert torch.equal(ta, tb), a.name  # bit for bit, twice on the same seed
+        assert ta.shape == tc.shape and not torch.equal(ta, tc), a.name  # another seed differs
+
+
+def _variants(slug: str) -> list[Path]:
+    return sorted((ROOT / "exercises" / slug / "variants").glob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for slug in LABS for p in _variants(slug)],
+    ids=lambda p: f"{p.parent.parent.name}/{p.stem}",
+)
+def test_verdict_is_the_same_across_seeds(path: Path) -> None:
+    spec = CATALOG[path.parent.parent.name].spec
+    source = path.read_text(encoding="utf-8")
+    words = source.splitlines()[0].removeprefix("# expect: ").split()
+    mistake = dict(w.split("=", 1) for w in words[1:]).get("mistake")
+    for seed in SEEDS:
+        v = _grade(source, spec, seed)
+        assert v.status == words[0], (seed, v.message)
+        assert (v.diagnosis.name if v.diagnosis else None) == mistake, (seed, v.message)
+        if v.status == "passed":
+            assert v.cases_passed == v.cases_total
+
+
+def test_the_figure_pre_post_ln_gradients_claims() -> None:
+    """What the prompt says the curves show (Xiong et al. 2020): on every seed Post-LN's last
+    layers gain more over its first layers than Pre-LN's do, and typically Post-LN's grow (the
+    median over seeds above 1.2x) while Pre-LN's do not (the median below 1)."""
+    spec = CATALOG["pre_post_ln_gradients"].spec
+    pre, post = [], []
+    for seed in range(10):
+        g = torch.Generator().manual_seed(seed)
+        x, target = torch.randn(16, 32, generator=g), torch.randn(16, 32, generator=g)
+        assert callable(spec.reference)
+        out = spec.reference(x, target, 24, seed)
+        assert out.shape == (2, 24) and bool(torch.isfinite(out).all())
+        top_over_bottom = (out[:, -6:].mean(1) / out[:, :6].mean(1)).tolist()
+        pre.append(top_over_bottom[0])
+        post.append(top_over_bottom[1])
+        assert top_over_bottom[1] > top_over_bottom[0], seed
+    assert statistics.median(post) > 1.2, post
+    assert statistics.median(pre) < 1.0, pre
+
+
+def _lab_source(body: str) -> str:
+    return "import torch\n\n\ndef pre_post_ln_gradients(x, target, depth, seed):\n" + "".join(
+        f"    {line}\n" for line in body.splitlines()
+    )
+
+
+def test_the_chart_holds_both_curves_as_numbers() -> None:
+    spec = CATALOG["pre_post_ln_gradients"].spec
+    assert spec.chart is not None
+    solution = (ROOT / "solutions" / "pre_post_ln_gradients.py").read_text(encoding="utf-8")
+    v = _grade(solution, spec, 4)
+    assert v.status == "passed" and v.chart is not None
+    assert [s.label for s in v.chart.series] == ["Pre-LN", "Post-LN"]
+    cases = spec.make_cases(torch.Generator().manual_seed(4))
+    case = next(c for c in cases if c.name == spec.chart.case)
+    step = case.scenario[0]
+    assert isinstance(step, Call)
+    want = verdict.expected_outcome(spec.reference, case, spec).native.tensors["0.output"]
+    for row, s in enumerate(v.chart.series):
+        assert s.reference == want[row].double().tolist()
+        assert s.learner is not None and len(s.learner) == 24
+        assert s.learner == pytest.approx(s.reference, rel=1e-4)
+    # The verdict's JSON holds the numbers as numbers (what the page draws from).
+    dumped = v.model_dump(mode="json")["chart"]
+    assert all(isinstance(f, float) for s in dumped["series"] for f in s["learner"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return torch.full((2, depth), float('nan'))",  # not finite
+        "return torch.full((2, depth), float('inf'))",
+        "return torch.ones(depth, 2)",  # another shape
+        "return torch.ones(2, depth, 1)",
+        "return torch.ones(2, 1000)",  # more than the chart draws
+        "return torch.ones(2, depth, dtype=torch.int64)",  # not floats
+    ],
+)
+def test_a_learner_answer_that_is_no_curve_is_left_out_of_the_chart(body: str) -> None:
+    spec = CATALOG["pre_post_ln_gradients"].spec
+    v = _grade(_lab_source(body), spec, 1)
+    assert v.status == "failed", v.message
+    assert v.chart is not None
+    assert all(s.learner is None for s in v.chart.series)
+    assert all(len(s.reference) == 24 for s in v.chart.series)
+
+
+def test_no_chart_for_an_exercise_that_is_not_a_lab() -> None:
+    spec = CATALOG["layer_norm"].spec
+    solution = (ROOT / "solutions" / "layer_norm.py").read_text(encoding="utf-8")
+    assert spec.chart is None
+    assert _grade(solution, spec, 1).chart is None
