@@ -79,10 +79,12 @@
 # depth 8; a batch of one `(1, 8, 24)`; `dim = 130` in float64; a float64 stack of depth 8; a
 # short `(2, 40)` and a long `(64, 16)` sequence. Your `(2, depth)` answer is compared with the
 # reference experiment's on the same inputs and seed, value by value: float32 within `2e-4`
-# relative (plus `2e-5` of the answer's size), float64 within `1e-5`. A correct experiment
+# relative (plus `2e-5` of the answer's size), float64 within `1e-9`. A correct experiment
 # matches far inside that (the same weights, the same arithmetic up to rounding); every mistake
 # below misses it by percents or more, on every seed. After a submission the page draws your
 # depth-24 curves beside the reference's.
+#
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
 #
 # ## What you should see
 #
@@ -214,9 +216,11 @@
 # （深度 24 就是页面上画的那张图）；`(3, 8, 16)` 的一批序列，深度 8；一批只有一个的 `(1, 8, 24)`；
 # float64 下 `dim = 130`；深度 8 的 float64 堆叠；较短的 `(2, 40)` 和较长的 `(64, 16)` 序列。你的
 # `(2, depth)` 答案在同样的输入和种子下与参考实验逐值比较：float32 相对误差 `2e-4` 以内（另加答案
-# 大小的 `2e-5`），float64 在 `1e-5` 以内。正确的实验远在容差之内（同样的权重，除舍入外同样的运算）；
+# 大小的 `2e-5`），float64 在 `1e-9` 以内。正确的实验远在容差之内（同样的权重，除舍入外同样的运算）；
 # 下面每一种错误在每个种子下都差出百分之几甚至更多。提交之后，页面会把你深度 24 的曲线和参考曲线画在
 # 一起。
+#
+# **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 你应该看到什么
 #

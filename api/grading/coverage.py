@@ -16,8 +16,8 @@ from the same generator (a verdict stays reproducible from its seed):
   full bfloat16 mantissa, and rows with a spread of 1 around 16. A sum rounded to bfloat16 before
   the division is not the constant times the size, and the row no longer cancels.
 
-Appended last: the verdict names a known mistake from the first failing cases, which are the
-spec's own, ordered for that.
+Appended after the spec's own calls (its construction cases stay last): the verdict names a
+known mistake from the first failing cases, which are the spec's own, ordered for that.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ def cases(spec: ExerciseSpec, gen: torch.Generator) -> list[Case]:
     own = list(spec.make_cases(gen))
     added = [*_repeated_calls(spec, own, gen), *_given_kept(own), *_bf16_rows(spec, own, gen)]
     names = {c.name for c in own}
-    return own + [c for c in added if c.name not in names]
+    # Construction cases stay last, as the spec orders them: they carry no tensors.
+    calls = [c for c in own if c.raises is None]
+    constructions = [c for c in own if c.raises is not None]
+    return calls + [c for c in added if c.name not in names] + constructions
 
 
 def _plain(case: Case) -> bool:
@@ -86,9 +89,15 @@ def _parameters(spec: ExerciseSpec, case: Case) -> set[str]:
 
 def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -> Iterator[Case]:
     # Parameters loaded (an update can then move them) and a backward, where a case has both.
+    # A stochastic case (dropout, a lab's seeded experiment) serves too: its calls keep their
+    # seeds, and the case is compared as drawn.
     ranked = sorted(
-        (c for c in own if _plain(c) and _calls(c)),
-        key=lambda c: (c.state is None, not any(s.backward for s in _calls(c))),
+        (c for c in own if c.raises is None and _calls(c)),
+        key=lambda c: (
+            not _plain(c),
+            c.state is None,
+            not any(s.backward for s in _calls(c)),
+        ),
     )
     if not ranked:
         return
@@ -130,6 +139,7 @@ def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -
         init_kwargs=dict(template.init_kwargs),
         state=state,
         module_args=dict(template.module_args),
+        stochastic=template.stochastic or not _plain(template),
         cast_module=template.cast_module,
     )
 

@@ -10,6 +10,7 @@ import torch
 
 from api.catalog import load_catalog
 from api.grading import coverage
+from api.grading.draw import MAX_NUMEL
 from api.grading.spec import FLOAT64_OWN, Call, Update
 from tests.support import REPO
 
@@ -92,6 +93,23 @@ def test_float64_is_judged_at_its_own_precision_unless_the_prompt_admits_float32
     scale = spec.tolerance(torch.float64) / spec.tolerance_scale
     assert scale == (1.0 if spec.float32_internals else FLOAT64_OWN)
     assert spec.tolerance(torch.float32) == spec.tolerance_scale
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_platform_cases_are_small_and_come_before_the_construction_cases(slug: str) -> None:
+    spec = CATALOG[slug].spec
+    own = spec.make_cases(torch.Generator().manual_seed(6))
+    drawn = coverage.cases(spec, torch.Generator().manual_seed(6))
+    added = [c for c in drawn if c.name not in {o.name for o in own}]
+    assert added and len(drawn) == len(own) + len(added)
+    raises = [c.raises is not None for c in drawn]
+    assert raises == sorted(raises), "construction cases last"
+    for case in added:
+        for step in case.scenario:
+            tensors = [*step.inputs, *(step.grad_outputs or ())] if isinstance(step, Call) else []
+            tensors += list(step.deltas.values()) if isinstance(step, Update) else []
+            assert all(t.numel() <= MAX_NUMEL for t in tensors), case.name
+        assert case.description_zh, case.name
 
 
 def test_platform_cases_are_reproducible_from_the_seed() -> None:
