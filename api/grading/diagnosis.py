@@ -29,6 +29,7 @@ first in the list.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1427,15 +1428,49 @@ def _default_init(
         f"只有模块使用自己初始参数的用例失败（{len(bad)} 个），加载给定参数的用例全部通过："
         "你的构造函数对参数的初始化与约定不同。"
     )
+    constant = None if zeros else _constant_init(spec, failing)
     if zeros:
         en += " Your results are what the contract gives with its own parameters set to zero."
         zh += "你的结果正是把约定中模块自己的参数全部置零后得到的结果。"
+    elif constant is not None:
+        said = " and ".join(f"{n} initialised to {v:g}" for n, v in constant.items())
+        said_zh = "、".join(f"{n} 初始化为 {v:g}" for n, v in constant.items())
+        en += (
+            f" Your results are what the contract gives with {said}: check those initial "
+            "values against the contract's."
+        )
+        zh += f"你的结果正是把约定中的 {said_zh} 后得到的结果：请对照约定检查这些初始值。"
     return Finding(
-        kind="default_init", cases=names, value=0.0 if zeros else None, text=en, text_zh=zh
+        kind="default_init",
+        cases=names,
+        value=0.0 if zeros else None,
+        target=", ".join(constant) if constant is not None else None,
+        text=en,
+        text_zh=zh,
     )
 
 
 def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
+    return _init_explains(spec, case, j, None, 0.0)
+
+
+def _init_explains(
+    spec: ExerciseSpec, case: Case, j: Judged, only: str | None, value: float
+) -> bool:
+    """Does the contract, with its own parameters (``only``: that one) filled with ``value``,
+    give the learner's outputs on this default-initialisation case?"""
+    return _filled_explains(spec, case, j, {only: value} if only else None, value)
+
+
+def _filled_explains(
+    spec: ExerciseSpec,
+    case: Case,
+    j: Judged,
+    fills: Mapping[str, float] | None,
+    value: float = 0.0,
+) -> bool:
+    """As ``_init_explains``, with each parameter in ``fills`` filled with its own value
+    (``fills=None``: every own parameter with ``value``)."""
     if spec.kind != "module" or case.state is not None:
         return False
     try:
@@ -1445,8 +1480,12 @@ def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
         given = tuple(f"{name}." for name in case.module_args)
         with torch.no_grad():
             for name, p in module.named_parameters():
-                if not name.startswith(given):
-                    p.zero_()
+                if name.startswith(given):
+                    continue
+                if fills is None:
+                    p.fill_(value)
+                elif name in fills:
+                    p.fill_(fills[name])
         outcome = harness.run_case(subject, case)
     except Exception:
         return False
@@ -1465,3 +1504,34 @@ def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
         ).passed
         for k in outputs
     )
+
+
+def _own_parameters(spec: ExerciseSpec, case: Case) -> list[str]:
+    try:
+        module = harness.instantiate(spec.reference, case, spec.kind).module
+    except Exception:
+        return []
+    given = tuple(f"{name}." for name in case.module_args)
+    if module is None:
+        return []
+    return [n for n, _ in module.named_parameters() if not n.startswith(given)][:8]
+
+
+def _constant_init(
+    spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]
+) -> dict[str, float] | None:
+    """The module's own parameters (up to three) initialised to constants (0 or 1) the contract
+    does not give them: the fewest such parameters that explain every failing case."""
+    if not failing:
+        return None
+    names = _own_parameters(spec, failing[0][0])[:3]
+    options: list[dict[str, float]] = []
+    for choice in itertools.product((None, 0.0, 1.0), repeat=len(names)):
+        fills = {n: v for n, v in zip(names, choice, strict=True) if v is not None}
+        if fills:
+            options.append(fills)
+    options.sort(key=len)
+    for fills in options:
+        if all(_filled_explains(spec, c, j, fills) for c, j in failing):
+            return fills
+    return None

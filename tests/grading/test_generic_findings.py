@@ -78,3 +78,24 @@ def test_precision_mistakes_are_named_whatever_the_seed(
     v = grade(slug, variant, seed)
     assert v.status == "failed", v.message  # type: ignore[attr-defined]
     assert v.diagnosis is not None and v.diagnosis.name == name, v.message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("slug", "variant", "target"),
+    [
+        ("layer_norm", "failed_bias_init_ones", "bias"),
+        ("layer_norm", "failed_init_swapped", "weight, bias"),
+    ],
+)
+def test_a_parameter_started_at_a_constant_is_found(slug: str, variant: str, target: str) -> None:
+    v = grade(slug, variant)
+    found = [f for f in v.findings if f.kind == "default_init"]  # type: ignore[attr-defined]
+    assert found and found[0].target == target, v.message  # type: ignore[attr-defined]
+    assert "initialised to 1" in found[0].text and "初始化为 1" in found[0].text_zh
+
+
+def test_a_module_started_at_zero_is_found() -> None:
+    v = grade("rms_norm", "failed_weight_init_zeros")
+    found = [f for f in v.findings if f.kind == "default_init"]  # type: ignore[attr-defined]
+    assert found and found[0].value == 0.0, v.message  # type: ignore[attr-defined]
+    assert "set to zero" in found[0].text
