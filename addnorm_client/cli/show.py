@@ -58,6 +58,25 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+# The card's own words, in the verdict's language (``lang`` in the verdict JSON).
+_WORDS = {
+    "en": {
+        "diagnosis": "Diagnosis: ",
+        "failed": "{n} of {total} checks failed; --table lists them",
+        "passed": "all {total} checks passed",
+        "exception": "exception",
+        "line": " (line {line})",
+    },
+    "zh": {
+        "diagnosis": "诊断：",
+        "failed": "{total} 项检查中有 {n} 项失败；加 --table 列出全部",
+        "passed": "{total} 项检查全部通过",
+        "exception": "异常",
+        "line": "（第 {line} 行）",
+    },
+}
+
+
 def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = False) -> None:
     """The verdict as a learner reads it in any terminal width: the status and message, the
     named mistake, then the first failing check as a card; the table of every failing check
@@ -67,11 +86,13 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = 
     line.append(f"{slug}: {name.upper()}", style=VERDICT_STYLES.get(name, "bold"))
     line.append(f"  {v.get('message') or ''}")
     console.print(line)
+    lang = str(v.get("lang") or "en")
+    words = _WORDS.get(lang, _WORDS["en"])
     diagnosis = v.get("diagnosis")
     if isinstance(diagnosis, Mapping):
         console.print(
             Text.assemble(
-                ("Diagnosis: ", "bold yellow"),
+                (words["diagnosis"], "bold yellow"),
                 (str(diagnosis.get("title") or diagnosis.get("name") or ""), "bold"),
                 (f" ({diagnosis.get('name')})" if diagnosis.get("name") else "", "dim"),
             )
@@ -81,20 +102,20 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = 
     checks: Sequence[Mapping[str, Any]] = v.get("checks") or []
     failing = [c for c in checks if not c.get("passed")]
     if failing:
-        lang = str(v.get("lang") or "en")
         first_failure(console, _first(failing, str(v.get("message") or "")), lang)
         if table:
             failing_table(console, failing, len(checks))
         else:
-            console.print(
-                Text(f"{len(failing)} of {len(checks)} checks failed; --table lists them", "dim")
-            )
+            said = words["failed"].format(n=len(failing), total=len(checks))
+            console.print(Text(said, "dim"))
     elif checks:
-        console.print(Text(f"all {len(checks)} checks passed", style="green"))
+        console.print(Text(words["passed"].format(total=len(checks)), style="green"))
     error = v.get("error")
     if isinstance(error, Mapping) and error.get("type"):
-        where = f" (line {error['line']})" if error.get("line") else ""
-        console.print(Text(f"exception: {error['type']}: {error.get('message', '')}{where}"))
+        where = words["line"].format(line=error["line"]) if error.get("line") else ""
+        console.print(
+            Text(f"{words['exception']}: {error['type']}: {error.get('message', '')}{where}")
+        )
     for key in ("stdout", "stderr"):
         if v.get(key):
             console.print(Text(f"{key}:", style="dim"))

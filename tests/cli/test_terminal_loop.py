@@ -218,6 +218,9 @@ def test_the_card_shows_your_value_beside_the_expected_one(signed_up: Learner) -
         mine, theirs = _card_row(r.stdout, yours), _card_row(r.stdout, expected)
         assert 1 <= len(mine) == len(theirs) <= 5, r.stdout
         assert sum(c.startswith("[") for c in mine) == 1, r.stdout
+        # The card's own words in the verdict's language too.
+        tail = "项检查中有" if lang == "zh" else "checks failed; --table lists them"
+        assert tail in r.stdout, r.stdout
         for y, e in zip(mine, theirs, strict=True):
             # Four significant digits on both sides; bfloat16 rounds the learner's side more.
             assert abs(_figure(y) - 2 * _figure(e)) <= 1e-2 * abs(2 * _figure(e)) + 1e-6, r.stdout
