@@ -262,10 +262,14 @@ ALTERNATIVES = {
     "        var = ((y - mean) ** 2).mean(-1, keepdim=True)\n"
     "        out = (y - mean) * torch.rsqrt(var + self.eps)\n"
     "        return out.to(x.dtype) * self.weight + self.bias",
-    "einsum": "mean = torch.einsum('...d->...', x).unsqueeze(-1) / x.shape[-1]\n"
-    "        c = x - mean\n"
+    # Sums divided by the size: in float32 for half-precision input, as the prompt asks (a sum
+    # rounded to bfloat16 before the division fails the platform's constant bfloat16 rows).
+    "einsum": "y = x.float() if x.dtype in (torch.bfloat16, torch.float16) else x\n"
+    "        mean = torch.einsum('...d->...', y).unsqueeze(-1) / x.shape[-1]\n"
+    "        c = y - mean\n"
     "        var = torch.einsum('...d,...d->...', c, c).unsqueeze(-1) / x.shape[-1]\n"
-    "        return c * torch.rsqrt(var + self.eps) * self.weight + self.bias",
+    "        out = c * torch.rsqrt(var + self.eps)\n"
+    "        return (out * self.weight + self.bias).to(x.dtype)",
 }
 
 
