@@ -355,6 +355,17 @@ class StatsOverBatchOnly(_Contract):
         return x_hat * self.weight.reshape(shape) + self.bias.reshape(shape)
 
 
+class CorrectionOverBatchOnly(_Contract):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dims, shape = self.dims(x)
+        if not self.training:
+            return self.normalise(x, self.running_mean, self.running_var, shape)
+        mean, var, _ = _batch_stats(x, dims)
+        n = x.shape[0]  # the batch size, where N * L values per channel were pooled
+        self.update(mean, var * n / (n - 1))
+        return self.normalise(x, mean, var, shape)
+
+
 class CountNotTracked(_Contract):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dims, shape = self.dims(x)
@@ -482,6 +493,25 @@ MISTAKES = (
             "buffer 也保持 (C,) 形状）。改法：二维用 dims = (0,)，三维用 (0, 2)。"
         ),
         build=StatsOverBatchOnly,
+    ),
+    KnownMistake(
+        name="unbiased_correction_over_batch_only",
+        title="n / (n - 1) with n = N for (N, C, L) input",
+        explanation=(
+            "Your running variance takes the unbiased correction n / (n - 1) with n the batch "
+            "size. For (N, C, L) input each channel's statistics pool N * L values, so n is "
+            "N * L: with N = 2 and L = 16 you multiply by 2 where 32/31 is due. (N, C) input is "
+            "right, which is why this shows only on sequences. Fix: n = x.numel() // x.shape[1], "
+            "or torch's x.var(dims) (unbiased by default) over dims (0, 2)."
+        ),
+        title_zh="(N, C, L) 输入的 n / (n - 1) 里用了 n = N",
+        explanation_zh=(
+            "你的滑动方差做无偏修正 n / (n - 1) 时，n 用的是批大小。输入为 (N, C, L) 时，每个通道的"
+            "统计量汇集了 N * L 个值，所以 n 应为 N * L：N = 2、L = 16 时你乘的是 2，应当乘的是 "
+            "32/31。(N, C) 输入是对的，所以这个错误只在序列输入上出现。改法：n = x.numel() // "
+            "x.shape[1]，或者在 dims (0, 2) 上用 torch 的 x.var(dims)（默认无偏）。"
+        ),
+        build=CorrectionOverBatchOnly,
     ),
     KnownMistake(
         name="num_batches_not_tracked",
