@@ -90,7 +90,7 @@
 # around 200; and a 4-D float16 input with a leading batch of 1 and 200 or 300 features. A float32
 # output from float16 input (a float32 parameter promotes it) fails as `wrong_output_dtype`.
 #
-# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); bfloat16 rows that are constant, and rows with a spread of 1 around 16 (a sum rounded to bfloat16 before the division fails: compute in float32); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
+# **Also, as for every exercise:** three calls in a row with fresh data of one shape, then an update and two more calls (code that caches what it computed, or changes from its third call on, fails); bfloat16 rows that are constant, and rows with a spread of 1 around 8 (a sum rounded to bfloat16 before the division fails: compute in float32); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
 #
 # ## Pitfalls interviewers look for
 #
@@ -226,7 +226,7 @@
 # float16 向量；以及第一维为 1、特征维为 200 或 300 的四维 float16 输入。float16 输入得到 float32
 # 输出（被 float32 参数提升了类型）会判为 `wrong_output_dtype`。
 #
-# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；bfloat16 下整行相同的输入，以及 16 附近、离散度为 1 的输入（先在 bfloat16 里求和再相除的代码会判错：请在 float32 里计算）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
+# **和每道题一样，还有：**同一形状、新数据连续调用三次，再更新参数后调用两次（缓存结果、或从第三次调用起行为改变的代码会判错）；bfloat16 下整行相同的输入，以及 8 附近、离散度为 1 的输入（先在 bfloat16 里求和再相除的代码会判错：请在 float32 里计算）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
 # ## 面试官会盯的坑
 #

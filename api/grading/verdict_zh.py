@@ -132,8 +132,8 @@ _WHAT = _rules(
         "沿最后一维为常数（每行一个尾数位全满的 bfloat16 值）",
     ),
     (
-        r"(?P<m>[-+*/0-9Ne(),. ]+) \(bfloat16 keeps three bits below the point there\)",
-        "{m}（在这个量级 bfloat16 小数点后只剩三位）",
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(bfloat16 keeps four bits below the point there\)",
+        "{m}（在这个量级 bfloat16 小数点后只剩四位）",
     ),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),

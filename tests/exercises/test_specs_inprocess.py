@@ -655,7 +655,10 @@ def test_variant_verdict_in_process(variant: Variant) -> None:
 def test_variant_behaves_as_its_header_says(variant: Variant, seed: int) -> None:
     spec = load_spec(variant.slug)
     source = variant.path.read_text()
-    cases = cases_for(variant.slug, seed)
+    # The spec's own cases, compared with the reference's native run at MATCH_TOL; the
+    # platform's cases (bfloat16 rows, where the native reference itself errs most) are judged
+    # by the verdict, in test_variant_verdict_in_process and over HTTP.
+    cases = spec.make_cases(torch.Generator().manual_seed(seed))
     if variant.expect == "rejected":
         header = run_child_program(source, spec, cases)
         assert header["banned_calls"], "a rejected variant must trip the ban at run time"

@@ -70,7 +70,7 @@ def test_bfloat16_rows_where_the_exercise_reduces_them(slug: str) -> None:
     drawn = {
         c.name: c for c in coverage.cases(CATALOG[slug].spec, torch.Generator().manual_seed(1))
     }
-    constant, offset = drawn["bfloat16_constant_rows"], drawn["bfloat16_offset_16"]
+    constant, offset = drawn["bfloat16_constant_rows"], drawn["bfloat16_offset_8"]
     for case in (constant, offset):
         x = case.x
         assert x.dtype == torch.bfloat16
