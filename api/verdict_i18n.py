@@ -104,4 +104,7 @@ def render(view: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
     findings = view.get("findings")
     if isinstance(findings, list):
         shown["findings"] = [_finding(f, lang) for f in findings]
+    if "chart" in view and lang == "zh":
+        # A lab's figure carries both languages (title, axes, each series' label).
+        shown["chart"] = _twins_in_zh(view["chart"], depth=0)
     return shown
