@@ -532,8 +532,13 @@ def test_solution_matches_reference_everywhere(slug: str, seed: int) -> None:
     spec = load_spec(slug)
     source = (ROOT / "solutions" / f"{slug}.py").read_text()
     cls = load_entry(source, spec)
-    for case in cases_for(slug, seed):
+    # The spec's own cases against the reference's native run at MATCH_TOL; the platform's
+    # cases (bfloat16 rows, where the native run itself errs most) by the verdict, which
+    # allows for that error.
+    for case in spec.make_cases(torch.Generator().manual_seed(seed)):
         assert_matches(spec, run(cls, case, spec=spec), run(spec.reference, case, spec=spec), case)
+    result = grade_in_process(source, spec, cases_for(slug, seed))
+    assert result.status == "passed", result.message
 
 
 @pytest.mark.parametrize("slug", SLUGS)
