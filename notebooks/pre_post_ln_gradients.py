@@ -164,7 +164,7 @@
 #
 # 实验（lab）是答案为**测量结果**的练习。本题在笔记本电脑的 CPU 上、一秒之内复现一张图，它回答
 # 每一轮 Transformer 面试都会问的问题：*为什么最初的 Post-LN Transformer 需要学习率预热，而
-# Pre-LN 不需要？* Xiong 等人（2020，"On Layer Normalization in the Transformer Architecture"）
+# Pre-LN 不需要？* Xiong 等人（2020，“On Layer Normalization in the Transformer Architecture”）
 # 测量了初始化时每一层 FFN 权重的梯度范数：Post-LN 的梯度**越靠近输出层越大**；Pre-LN 的梯度随
 # 深度**基本持平**。堆叠顶部的大梯度如果从第一步就乘以完整的学习率，就会让 Post-LN 发散；预热让
 # 最初几步保持很小，直到 Adam 的统计量和权重稳定下来。
