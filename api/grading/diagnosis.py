@@ -1451,15 +1451,7 @@ def _default_init(
 
 
 def _zero_init_explains(spec: ExerciseSpec, case: Case, j: Judged) -> bool:
-    return _init_explains(spec, case, j, None, 0.0)
-
-
-def _init_explains(
-    spec: ExerciseSpec, case: Case, j: Judged, only: str | None, value: float
-) -> bool:
-    """Does the contract, with its own parameters (``only``: that one) filled with ``value``,
-    give the learner's outputs on this default-initialisation case?"""
-    return _filled_explains(spec, case, j, {only: value} if only else None, value)
+    return _filled_explains(spec, case, j, None, 0.0)
 
 
 def _filled_explains(
@@ -1469,8 +1461,9 @@ def _filled_explains(
     fills: Mapping[str, float] | None,
     value: float = 0.0,
 ) -> bool:
-    """As ``_init_explains``, with each parameter in ``fills`` filled with its own value
-    (``fills=None``: every own parameter with ``value``)."""
+    """Does the contract, with each of its own parameters in ``fills`` filled with its value
+    (``fills=None``: every one with ``value``), give the learner's outputs on this
+    default-initialisation case?"""
     if spec.kind != "module" or case.state is not None:
         return False
     try:
