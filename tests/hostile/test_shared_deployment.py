@@ -7,6 +7,7 @@ idle sockets from one address while clients of another are served. Distinct loop
 
 from __future__ import annotations
 
+import signal
 import socket
 import sqlite3
 import threading
@@ -279,30 +280,33 @@ def test_hundreds_of_idle_sockets_from_one_address_deny_nobody_else(deployed: Se
     attacker = threading.Thread(target=attack)
     attacker.start()
     answered: list[int] = []
+    refusals: list[str] = []  # every answer that was not a success, as the client saw it
     try:
         time.sleep(2)
-        token = None
         with client_from(deployed, "127.0.0.9") as c:
-            for i in range(48):
-                if i == 0:
-                    token = c.post("/users", json={"name": "served"}).json()["token"]
-                    answered.append(200)
-                    continue
+            r = c.post("/users", json={"name": "served"})
+            answered.append(r.status_code)
+            assert r.status_code == 201, r.text[:300]
+            token = r.json()["token"]
+            for _ in range(47):
                 r = c.get("/users/me", headers={"Authorization": f"Bearer {token}"})
                 answered.append(r.status_code)
+                if r.status_code != 200:
+                    refusals.append(f"{r.status_code} {r.text[:120]!r}")
                 time.sleep(0.2)
     finally:
         stop.set()
         attacker.join(timeout=60)
         for s in held:
             s.close()
+    served = sum(status in (200, 201) for status in answered)
     print(
-        f"idle-socket attack: legitimate {answered.count(200)}/48 answered; attacker reopened "
+        f"idle-socket attack: legitimate {served}/48 answered; attacker reopened "
         f"{reopened}; server descriptors {baseline} before, {server_fds} during; open from the "
-        f"attacker's side {surviving}"
+        f"attacker's side {surviving}; refused {refusals}"
     )
-    FIGURES.append(("idle sockets: legitimate answered of 48", "200", 0, answered.count(200)))
-    assert answered.count(200) == 48, answered
+    FIGURES.append(("idle sockets: legitimate answered of 48", "200", 0, served))
+    assert served == 48, refusals
     # Counted in the server (its open descriptors): the attacker's 16, the legitimate client's
     # one, and a few being closed as we looked. Not at every look: one accept burst (hundreds of
     # reopened sockets) is held until the loop closes them on its next turns, a second or so on
@@ -310,3 +314,60 @@ def test_hundreds_of_idle_sockets_from_one_address_deny_nobody_else(deployed: Se
     assert len(server_fds) >= 10
     within = [n for n in server_fds if n - baseline <= 16 + 1 + 4]
     assert len(within) >= 0.8 * len(server_fds), (baseline, server_fds)
+
+
+def test_a_burst_accepted_in_one_turn_denies_nobody_else(deployed: Server) -> None:
+    """The server paused (SIGSTOP) while 127.0.0.10 opens 300 half-sent request heads, then
+    resumed: the loop accepts them all in one turn, each closing an older one of its own
+    address. A closed connection must stop counting towards the server's connection limit at
+    once, or a client of 127.0.0.11, sending throughout, meets 503s while they are counted.
+    Twenty-five bursts; before the fix 2 of 120 requests got a 503 (15 of 247 in a longer
+    run)."""
+    port = int(deployed.url.rsplit(":", 1)[1])
+    stop = threading.Event()
+    answered: list[int] = []
+
+    def legitimate() -> None:
+        with client_from(deployed, "127.0.0.11") as c:
+            r = c.post("/users", json={"name": "burst neighbour"})
+            answered.append(r.status_code)
+            token = r.json()["token"]
+            while not stop.is_set():
+                r = c.get("/users/me", headers={"Authorization": f"Bearer {token}"})
+                answered.append(r.status_code)
+                time.sleep(0.08)
+
+    client = threading.Thread(target=legitimate)
+    client.start()
+    held: list[socket.socket] = []
+    try:
+        time.sleep(1)
+        for _ in range(25):
+            deployed.process.send_signal(signal.SIGSTOP)
+            try:
+                for _ in range(300):
+                    s = socket.socket()
+                    s.settimeout(2)
+                    try:
+                        s.bind(("127.0.0.10", 0))
+                        s.connect(("127.0.0.1", port))
+                        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+                    except OSError:
+                        s.close()
+                        continue
+                    held.append(s)
+            finally:
+                deployed.process.send_signal(signal.SIGCONT)
+            time.sleep(0.4)
+            for s in held:
+                s.close()
+            held.clear()
+    finally:
+        stop.set()
+        client.join(timeout=60)
+        for s in held:
+            s.close()
+    refused = [status for status in answered if status not in (200, 201)]
+    print(f"bursts: legitimate {len(answered) - len(refused)}/{len(answered)} answered")
+    assert len(answered) >= 50
+    assert not refused, refused
