@@ -71,6 +71,8 @@
 #
 # - **Which is which.** Pre-norm normalises the branch's *input* and leaves the stream alone;
 #   post-norm normalises the *sum*. Swapping them is the classic slip.
+# - **x is added to the branch's output.** `f(norm(x) + x)` sends the skip through the sublayer:
+#   the block keeps no identity path.
 # - **DeepNorm's alpha goes on x.** `norm(alpha * x + f(x))`: the residual is up-weighted so each
 #   layer's update is small next to it. `norm(x + alpha * f(x))` does the opposite.
 # - **The sandwich's second norm** wraps `f`'s output only, before the add. Wrapping the sum turns
@@ -189,6 +191,7 @@
 #
 # - **分清谁是谁。** Pre-Norm 归一化的是分支的**输入**，残差流不动；Post-Norm 归一化的是
 #   **和**。把两者写反是最常见的失误。
+# - **x 加在分支的输出上。** 写成 `f(norm(x) + x)`，跳连就穿过了子层：模块里不再有恒等通路。
 # - **DeepNorm 的 alpha 乘在 x 上。** `norm(alpha * x + f(x))`：放大残差，让每层的更新相对它而言
 #   很小。写成 `norm(x + alpha * f(x))` 效果正好相反。
 # - **Sandwich 的第二个归一化**只包住 `f` 的输出，位于相加之前。包住整个和就成了多一层归一化的

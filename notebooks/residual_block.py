@@ -75,6 +75,8 @@
 # - **Keep the skip path clean.** In pre-norm, `x = self.norm(x)` followed by
 #   `x + sublayer(x)` adds `norm(x)`, not `x`.
 # - **Normalise the input of the sublayer (pre-norm), not its output.**
+# - **Add x to the sublayer's output, not its input.** `sublayer(norm(x) + x)` sends the skip
+#   through the sublayer, and nothing reaches the output untouched.
 # - **Dropout on the branch, before the add**, never on the sum: dropping the sum cuts the residual
 #   stream itself.
 # - **Dropout must follow train/eval.** `F.dropout(h, p)` alone keeps dropping in eval mode.
@@ -199,6 +201,8 @@
 # - **跳连那一路不能动。** 在 Pre-Norm 里先写 `x = self.norm(x)` 再写 `x + sublayer(x)`，加回去的
 #   就成了 `norm(x)`，而不是 `x`。
 # - **Pre-Norm 归一化的是子层的输入，不是子层的输出。**
+# - **x 加在子层的输出上，不是输入上。** 写成 `sublayer(norm(x) + x)`，跳连就穿过了子层，没有任何
+#   东西原样到达输出。
 # - **Dropout 放在分支上、相加之前**，绝不能放在和上：对和做 dropout，等于把残差流本身切断了。
 # - **Dropout 要区分训练和评估模式。** 只写 `F.dropout(h, p)`，评估模式下照样会丢。
 # - **不要写 `x += ...`**：它会改掉调用方传进来的张量。

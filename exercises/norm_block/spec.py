@@ -327,6 +327,14 @@ class PrePostSwapped(NormBlock):
         return super().forward(x)
 
 
+class ResidualInsideSublayer(NormBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.placement == "pre":
+            # The skip is added to the sublayer's input, so it goes through the sublayer.
+            return self.f(self.n("norm", x) + x)
+        return super().forward(x)
+
+
 class DeepNormScalesBranch(NormBlock):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.placement == "deepnorm":
@@ -381,6 +389,24 @@ MISTAKES = (
             "（2017 年的原始 Transformer）归一化的是相加之后的和：norm(x + f(x))。"
         ),
         build=PrePostSwapped,
+    ),
+    KnownMistake(
+        name="residual_inside_sublayer",
+        title="Pre-norm adds x to the sublayer's input instead of its output",
+        explanation=(
+            "For placement='pre' your block computes f(norm(x) + x): x is added before the "
+            "sublayer, so it goes through it and the block has no identity path left. Pre-norm "
+            "adds x to the sublayer's output: x + f(norm(x)). Fix: call the sublayer on norm(x) "
+            "alone and add x to what it returns."
+        ),
+        title_zh="Pre-Norm 把 x 加到了子层的输入上，而不是输出上",
+        explanation_zh=(
+            "placement='pre' 时你的模块计算的是 f(norm(x) + x)：x 在子层之前就加上了，"
+            "于是它也要经过子层，模块里不再有恒等通路。Pre-Norm 是把 x 加到子层的输出上："
+            "x + f(norm(x))。"
+            "改法：只用 norm(x) 调用子层，再把 x 加到它的返回值上。"
+        ),
+        build=ResidualInsideSublayer,
     ),
     KnownMistake(
         name="deepnorm_scales_branch",

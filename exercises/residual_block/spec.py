@@ -344,6 +344,14 @@ class NormAfterSublayer(ResidualBlock):
         return self.normed(x + self.drop(self.branch(x)))
 
 
+class ResidualInsideSublayer(ResidualBlock):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.norm_first:
+            # The skip is added to the sublayer's input, so it goes through the sublayer.
+            return self.drop(self.branch(self.normed(x) + x))
+        return self.normed(x + self.drop(self.branch(x)))
+
+
 class DropoutAfterAdd(ResidualBlock):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.norm_first:
@@ -469,6 +477,25 @@ MISTAKES = (
             "self.norm 移到子层调用的里面。"
         ),
         build=NormAfterSublayer,
+    ),
+    KnownMistake(
+        name="residual_inside_sublayer",
+        title="Pre-norm adds x to the sublayer's input instead of its output",
+        explanation=(
+            "For norm_first=True your block computes dropout(sublayer(norm(x) + x)): x is added "
+            "before the sublayer, so it goes through it and nothing reaches the output "
+            "untouched. The skip connection adds x to the sublayer's output: "
+            "x + dropout(sublayer(norm(x))). Fix: call the sublayer on norm(x) alone and add x "
+            "to what it returns."
+        ),
+        title_zh="Pre-Norm 把 x 加到了子层的输入上，而不是输出上",
+        explanation_zh=(
+            "norm_first=True 时你的模块计算的是 dropout(sublayer(norm(x) + x))："
+            "x 在子层之前就加上了，于是它也要经过子层，没有任何东西原样到达输出。"
+            "残差连接是把 x 加到子层的输出上：x + dropout(sublayer(norm(x)))。"
+            "改法：只用 norm(x) 调用子层，再把 x 加到它的返回值上。"
+        ),
+        build=ResidualInsideSublayer,
     ),
     KnownMistake(
         name="dropout_after_add",
