@@ -215,7 +215,9 @@ def compose_session(
     New items are items of ``catalogue`` the learner has no card for, taken from the weakest
     topic (lowest ``mastery``; a topic missing from ``mastery`` counts as 0; ties in ``TOPICS``
     order). When that topic runs out, the next weakest topic fills the remaining places. Within a
-    topic, easier items come first, exercises after questions of the same difficulty.
+    topic, easier items come first, exercises after questions of the same difficulty, and an
+    item whose main topic this is before one that only touches it (residual_block counts towards
+    norm placement too, but the norm-placement session starts with norm_block).
     """
     if max_reviews < 0 or max_new < 0:
         raise ValueError("max_reviews and max_new must be >= 0")
@@ -234,7 +236,7 @@ def compose_session(
             break
         candidates = sorted(
             (i for i in fresh if topic in i.topics and (i.kind, i.item_id) not in taken),
-            key=lambda i: (i.difficulty, i.kind == "exercise", i.item_id),
+            key=lambda i: (i.difficulty, i.kind == "exercise", i.topics[0] != topic, i.item_id),
         )
         for item in _mixed(candidates, max_new - len(picked)):
             picked.append(item)

@@ -244,6 +244,21 @@ def test_session_mixes_a_question_into_a_topic_of_exercises() -> None:
     assert [i.item_id for i in session.new] == ["ex-0", "ffn-q"]
 
 
+def test_session_takes_a_topics_own_exercise_before_one_that_only_touches_it() -> None:
+    # "a-block" sorts first by id but counts towards placement only as its second topic.
+    catalogue = [
+        ItemRef("exercise", "a-block", ("residual", "norm_placement"), 2),
+        ItemRef("exercise", "b-block", ("norm_placement",), 2),
+        ItemRef("question", "np-1", ("norm_placement",), 1),
+    ]
+    mastery = dict.fromkeys(TOPICS, 1.0) | {"norm_placement": 0.0}
+    session = compose_session(cards=[], catalogue=catalogue, mastery=mastery, now=T0, max_new=2)
+    assert [i.item_id for i in session.new] == ["np-1", "b-block"]
+    # With room for both, the topic's own exercise still comes first.
+    wider = compose_session(cards=[], catalogue=catalogue, mastery=mastery, now=T0, max_new=3)
+    assert [i.item_id for i in wider.new] == ["np-1", "b-block", "a-block"]
+
+
 def test_session_limits() -> None:
     cards = [ScheduledItem("question", f"q{i}", T0 - i * DAY) for i in range(30)]
     session = compose_session(
