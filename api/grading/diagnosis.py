@@ -1260,7 +1260,9 @@ def _findings(
         found.append(init)
     elif not any(f.kind in ("nonfinite",) for f in found):
         scoped = _scope_finding(spec, judgements)
-        if scoped is not None:
+        # The batch-of-one finding already says "only a batch of one fails", with its cause.
+        repeats = single is not None and scoped is not None and "batch" in (scoped.condition or {})
+        if scoped is not None and not repeats:
             found.append(scoped)
     return found
 

@@ -5,6 +5,8 @@ platform's cases; tests/grading/test_exercises_over_http.py grades the same vari
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.exercises.test_specs_inprocess import cases_for, grade_in_process, load_spec
@@ -59,6 +61,22 @@ def test_a_batch_of_one_shortcut_is_found(slug: str, variant: str) -> None:
     # A correct solution meets the same batches and gets no such finding (it passes).
     solution = (REPO / "solutions" / f"{slug}.py").read_text()
     assert grade_in_process(solution, load_spec(slug), cases_for(slug, 3)).status == "passed"
+
+
+def test_a_batch_of_one_is_said_once_when_several_cases_show_it() -> None:
+    """Two failing cases, both on a batch of one: the scope finding ("only cases with a call on
+    a batch of one fail") would repeat the batch-of-one finding, which also says why."""
+    slug = "layer_norm"
+    code = (REPO / "exercises" / slug / "variants" / "failed_batch_of_one_shortcut.py").read_text()
+    spec, cases = load_spec(slug), cases_for(slug, 3)
+    once = grade_in_process(code, spec, cases)
+    failing = {c.case for c in once.checks if not c.passed}  # type: ignore[attr-defined]
+    assert len(failing) == 1
+    shown = next(c for c in cases if c.name in failing)
+    twice = grade_in_process(code, spec, [*cases, dataclasses.replace(shown, name="again")])
+    kinds = [f.kind for f in twice.findings]  # type: ignore[attr-defined]
+    assert kinds.count("batch_of_one") == 1, kinds
+    assert not any(f.kind == "scope" for f in twice.findings), kinds  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
