@@ -187,6 +187,14 @@ def test_evidence_tells_a_functional_dropout_from_one_kept_in_a_dict() -> None:
     assert advice.evidence("def broken(:\n") == set()
 
 
+def test_evidence_tells_a_float32_constant_from_one_in_the_inputs_dtype() -> None:
+    assert "float32:torch.tensor" in advice.evidence("import torch\nc = torch.tensor(2.0)\n")
+    spelled = "import torch as t\nc = t.tensor(8, dtype=t.float32).sqrt()\n"
+    assert "float32:torch.tensor" in advice.evidence(spelled)
+    typed = "import torch\nc = torch.tensor(2.0, dtype=x.dtype)\n"
+    assert "float32:torch.tensor" not in advice.evidence(typed)
+
+
 # --- the variants that ask for more than a name -----------------------------------------------
 
 
@@ -234,7 +242,8 @@ def test_discrepancies_of_a_simple_shape_get_their_finding(
 def _advised_variants() -> list[Any]:
     found: list[Any] = []
     for slug, exercise in CATALOG.items():
-        advised = {m.name for m in exercise.spec.mistakes if m.advice}
+        # A spec's mistakes with advice, and the platform's diagnoses that have some.
+        advised = {m.name for m in exercise.spec.mistakes if m.advice} | set(advice.PLATFORM)
         for path in sorted((ROOT / "exercises" / slug / "variants").glob("failed_*.py")):
             if _header(path).get("mistake") in advised:
                 found.append(pytest.param(slug, path, id=f"{slug}/{path.stem}"))
@@ -246,9 +255,10 @@ def test_only_the_advice_that_fits_the_code_is_given(slug: str, path: Path) -> N
     result = _grade(slug, path)
     d = result.diagnosis
     assert d is not None
-    mistake = next(m for m in CATALOG[slug].spec.mistakes if m.name == d.name)
+    mistake = next((m for m in CATALOG[slug].spec.mistakes if m.name == d.name), None)
+    entries = mistake.advice if mistake is not None else advice.PLATFORM[d.name]
     tokens = advice.evidence(path.read_text())
-    for entry in mistake.advice:
+    for entry in entries:
         fits = bool(tokens.intersection(entry.when))
         assert (entry.text in d.explanation) == fits, entry.when
         assert (entry.text_zh in d.explanation_zh) == fits, entry.when
