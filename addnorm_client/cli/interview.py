@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.text import Text
 
 from addnorm_client.cli import show
@@ -73,6 +74,12 @@ def _word(word: str, lang: str) -> str:
     return _ZH.get(word, word) if lang == "zh" else word
 
 
+def _cells(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns: a CJK character takes two, so ``:<9``
+    (which counts characters) misaligns the columns of a Chinese report."""
+    return text + " " * max(0, width - cell_len(text))
+
+
 def _clock(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
@@ -92,7 +99,7 @@ def _print_interview(iv: dict[str, Any]) -> None:
     for it in iv["items"]:
         label = it.get("ask") or (it.get("question") or {}).get("prompt") or it.get("title")
         line = (
-            f"  {it['position']:>2}. {w(it['kind']):<9} {w(it['status']):<9} "
+            f"  {it['position']:>2}. {_cells(w(it['kind']), 9)} {_cells(w(it['status']), 9)} "
             f"{_clock(it['time_spent_seconds'])}/{_clock(it['budget_seconds'])}  {label}"
         )
         out.print(Text(line))
@@ -111,6 +118,7 @@ def _print_report(report: dict[str, Any]) -> None:
     def w(word: str) -> str:
         return _word(word, lang)
 
+    colon = "：" if lang == "zh" else ": "  # Chinese typography: the full-width colon, no space
     out.print(Text(""))
     out.print(
         Text(
@@ -123,13 +131,14 @@ def _print_report(report: dict[str, Any]) -> None:
         out.print(Text(f"  - {reason}"))
     for r in report["rubric"]:
         score = "-" if r["score"] is None else f"{r['score']}/{r['max_score']}"
-        out.print(Text(f"{r['name']}: {score}"))
+        out.print(Text(f"{r['name']}{colon}{score}"))
         for evidence in r["evidence"]:
             out.print(Text(f"    {evidence}", "dim"))
     for item in report["items"]:
         out.print(
             Text(
-                f"  {item['position']:>2}. {w(item['kind']):<9} {w(item['result']):<12} "
+                f"  {item['position']:>2}. {_cells(w(item['kind']), 9)} "
+                f"{_cells(w(item['result']), 12)} "
                 f"{_clock(item['time_spent_seconds'])}/{_clock(item['budget_seconds'])}"
                 + (
                     f"  {item['attempts']}/{item['max_attempts']} {w('submissions')}"
@@ -140,16 +149,16 @@ def _print_report(report: dict[str, Any]) -> None:
         )
         check = item.get("check")
         if check:
-            out.print(Text(f"      {w('key')}: {check.get('correct_answer_text')}", "dim"))
+            out.print(Text(f"      {w('key')}{colon}{check.get('correct_answer_text')}", "dim"))
         if item.get("model_answer"):
             for point, text in item["model_answer"].items():
-                out.print(Text(f"      {w(point)}: {text}", "dim"))
+                out.print(Text(f"      {w(point)}{colon}{text}", "dim"))
     if report["review"]:
-        out.print(Text(f"{w('review next')}: " + ", ".join(a["id"] for a in report["review"])))
+        out.print(Text(f"{w('review next')}{colon}" + ", ".join(a["id"] for a in report["review"])))
     trend = report.get("trend") or []
     if len(trend) > 1:
         points = " → ".join(f"#{p['id']} {p['score']:.1f}" for p in trend)
-        out.print(Text(f"{w('trend')}: {points}"))
+        out.print(Text(f"{w('trend')}{colon}{points}"))
 
 
 def _item(iv: dict[str, Any], position: int) -> dict[str, Any]:
