@@ -76,10 +76,8 @@ def _measure(x: torch.Tensor, offsets: torch.Tensor, **how: bool) -> torch.Tenso
         ref_rms = _layer_norm(seen) if how.get("rms_centred") else _rms_norm(seen)
         two = _layer_norm(xb)
         one = _one_pass(xb, eps_outside=how.get("eps_outside", False))
-        if how.get("no_upcast"):
-            f32 = _layer_norm(xb).to(BF16)
-        else:
-            f32 = _layer_norm(xb.to(F32)).to(BF16)
+        # The float32 arm's statistics, or (the mistake) bfloat16's own.
+        f32 = _layer_norm(xb if how.get("no_upcast") else xb.to(F32)).to(BF16)
         rms = _layer_norm(xb) if how.get("rms_centred") else _rms_norm(xb)
         arms = [(two, ref), (one, ref), (f32, ref), (rms, ref_rms)]
         if how.get("swapped"):
@@ -151,9 +149,11 @@ MISTAKES = (
         "offset), which no norm can undo: even the float32-statistics arm and RMSNorm grow with "
         "the offset. Compute the reference on xb.double(), the rows each arm saw.",
         "参考结果归一化的是转成 bfloat16 之前的行",
-        "你的 float64 参考结果归一化的是原始的 x + offset，而不是各方案实际拿到的 bfloat16 行。"
-        "这样测到的是输入本身的舍入误差（其间距随偏移增大），任何归一化都无法消除：连 float32 统计量"
-        "方案和 RMSNorm 的误差也随偏移增长。请在 xb.double() 上计算参考结果，也就是每个方案看到的行。",
+        "你的 float64 参考结果归一化的是原始的 x + offset，"
+        "而不是各方案实际拿到的 bfloat16 行。"
+        "这样测到的是输入本身的舍入误差（其间距随偏移增大），任何归一化都无法消除："
+        "连 float32 统计量方案和 RMSNorm 的误差也随偏移增长。"
+        "请在 xb.double() 上计算参考结果，也就是每个方案看到的行。",
         ref_before_cast=True,
     ),
     _known(

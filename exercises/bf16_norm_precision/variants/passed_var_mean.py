@@ -34,7 +34,9 @@ def bf16_norm_precision(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
         f32 = ((f - m32) / torch.sqrt(v32 + EPS)).to(torch.bfloat16)
         rms = b / torch.sqrt(torch.mean(b * b, dim=-1, keepdim=True) + EPS)
 
-        for i, (y, ref) in enumerate(((_two_pass(b), ln64), (one, ln64), (f32, ln64), (rms, rms64))):
+        for i, (y, ref) in enumerate(
+            ((_two_pass(b), ln64), (one, ln64), (f32, ln64), (rms, rms64))
+        ):
             diff = y.to(torch.float64) - ref
             rel = (diff * diff).sum(-1).sqrt() / (ref * ref).sum(-1).sqrt()
             out[i, j] = math.log10(statistics.median(rel.tolist()))
