@@ -6,8 +6,8 @@ EPS = 1e-5
 
 
 def bf16_norm_precision(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
-    # For each offset: rows = (x + offset) cast to bfloat16. Normalise them four ways (bf16
+    # For each offset: rows = (x.double() + offset) cast to bfloat16. Normalise them four ways (bf16
     # two-pass LayerNorm, bf16 one-pass LayerNorm, LayerNorm with float32 statistics cast back,
     # bf16 RMSNorm), each against the same norm in float64 on the same bfloat16 rows.
-    # Return (4, len(offsets)) float64: log10 of the median over rows of the relative L2 error.
+    # Return (4, len(offsets)) in x's dtype: log10 of the median over rows of the relative L2 error.
     raise NotImplementedError("implement bf16_norm_precision")

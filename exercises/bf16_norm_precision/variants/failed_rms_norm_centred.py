@@ -44,4 +44,4 @@ def bf16_norm_precision(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
             (_rms_norm(rows), rms_reference),
         ]
         columns.append(torch.stack([_median_relative_error(y, ref) for y, ref in arms]))
-    return torch.stack(columns, dim=1).log10()
+    return torch.stack(columns, dim=1).log10().to(x.dtype)

@@ -18,7 +18,7 @@ def _two_pass(t: torch.Tensor) -> torch.Tensor:
 def bf16_norm_precision(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     # One offset at a time, the float32 arm through torch.var_mean, the median and the log in
     # Python floats.
-    out = torch.empty(4, offsets.numel(), dtype=torch.float64)
+    out = torch.empty(4, offsets.numel(), dtype=x.dtype)
     for j, offset in enumerate(offsets):
         b = (x.to(torch.float64) + offset.item()).to(torch.bfloat16)
         exact = b.to(torch.float64)

@@ -38,4 +38,4 @@ def bf16_norm_precision(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
             error(rms, rms_reference),
         ]
     )
-    return torch.log10(out)
+    return torch.log10(out).to(x.dtype)
