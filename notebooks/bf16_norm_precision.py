@@ -385,6 +385,7 @@
 # %%
 # addnorm: exercise bf16_norm_precision
 import torch
+import torch.nn.functional as F  # noqa: F401  (F.layer_norm: yours to use where nothing rounds)
 
 EPS = 1e-5
 

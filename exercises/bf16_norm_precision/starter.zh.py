@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F  # noqa: F401  （F.layer_norm：不涉及 bfloat16 舍入的地方可以用）
 
 EPS = 1e-5
 
