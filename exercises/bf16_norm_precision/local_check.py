@@ -1,7 +1,7 @@
-"""The lab on two sweeps drawn from seed 0, against the reference experiment's numbers (computed
+"""The lab on three sweeps drawn from seed 0, against the reference experiment's numbers (computed
 once and written here, so the check does not give the experiment away)
 
-本实验在种子 0 抽取的两组扫描上的测量结果，与参考实验的数值对比（数值预先算好写在这里，以免泄露
+本实验在种子 0 抽取的三组扫描上的测量结果，与参考实验的数值对比（数值预先算好写在这里，以免泄露
 实验代码）
 """
 
@@ -32,11 +32,21 @@ EXPECTED_WIDE = [
     [-2.624451, -2.680757, -2.658122, -2.545707, -3.131213],
 ]
 
+# float32 rows: the answer comes back in float32.
+FLOAT32 = [2.0, 8.0, 32.0]
+EXPECTED_FLOAT32 = [
+    [-2.428298, -1.865844, -1.657602],
+    [-2.113722, -0.922412, 2.502676],
+    [-2.773822, -2.770539, -2.773914],
+    [-2.610708, -2.437659, -2.622402],
+]
+
 
 def local_cases() -> list[LocalCase]:
     g = torch.Generator().manual_seed(0)
     sweep_x = torch.randn(65, 64, generator=g).double()
     wide_x = torch.randn(33, 128, generator=g).double()
+    float32_x = torch.randn(17, 200, generator=g)
 
     def case(
         name: str, x: torch.Tensor, offsets: list[float], expected: list[list[float]], drawn: bool
@@ -50,7 +60,7 @@ def local_cases() -> list[LocalCase]:
             name=name,
             x=x,
             build=build,
-            expected=torch.tensor(expected, dtype=torch.float64),
+            expected=torch.tensor(expected, dtype=x.dtype),
             measurement=True,
             # The sweep is the figure the notebook draws (plot_lab).
             series=SERIES if drawn else (),
@@ -69,6 +79,13 @@ def local_cases() -> list[LocalCase]:
             wide_x,
             WIDE,
             EXPECTED_WIDE,
+            False,
+        ),
+        case(
+            "(17, 200) float32 rows, mean/std 2 to 32: (4, 3) log10 errors",
+            float32_x,
+            FLOAT32,
+            EXPECTED_FLOAT32,
             False,
         ),
     ]
