@@ -36,7 +36,8 @@ def expected_output(case: Case, functions: Any, step: Call) -> Any:
         rel = torch.linalg.vector_norm(y.double() - ref, dim=-1) / torch.linalg.vector_norm(
             ref, dim=-1
         )
-        return rel.quantile(0.5, dim=-1)
+        median: torch.Tensor = rel.quantile(0.5, dim=-1)
+        return median
 
     out = torch.stack([err(two, ln), err(one, ln), err(f32, ln), err(rms_b, rms)])
     return out.log10().to(x.dtype)

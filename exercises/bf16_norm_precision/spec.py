@@ -60,7 +60,7 @@ def _rms_norm(x: torch.Tensor) -> torch.Tensor:
 
 def _error(y: torch.Tensor, ref: torch.Tensor, how: dict[str, bool]) -> torch.Tensor:
     """Median over rows of the relative L2 error of ``y`` against the float64 ``ref``."""
-    per_row = (y.to(F64) - ref).norm(dim=-1)
+    per_row: torch.Tensor = (y.to(F64) - ref).norm(dim=-1)
     if not how.get("absolute"):
         per_row = per_row / ref.norm(dim=-1)
     return per_row.mean() if how.get("mean_of_rows") else per_row.median()

@@ -26,7 +26,7 @@ def _rms_norm(x: torch.Tensor) -> torch.Tensor:
 
 
 def _median_relative_error(y: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
-    per_row = (y.double() - reference).norm(dim=-1) / reference.norm(dim=-1)
+    per_row: torch.Tensor = (y.double() - reference).norm(dim=-1) / reference.norm(dim=-1)
     return per_row.median()
 
 
