@@ -222,6 +222,8 @@ _FRAGMENTS = _rules(
     (r"target N\(0,1\)", "target 为 N(0,1)"),
     (r"stacks of depth (?P<n>\d+)", "深度为 {n} 的两个堆叠"),
     (r"seed (?P<s>\d+)", "种子 {s}"),
+    # The offsets a sweep adds to N(0,1) rows (bf16_norm_precision).
+    (r"(?P<n>\d+) offsets from (?P<a>[0-9.]+) to (?P<b>[0-9.]+)", "{n} 个偏移（从 {a} 到 {b}）"),
     # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
     (r"(?P<n>\d+) keys?", "{n} 个 key"),
     (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),

@@ -166,3 +166,22 @@ def test_no_chart_for_an_exercise_that_is_not_a_lab() -> None:
     solution = (ROOT / "solutions" / "layer_norm.py").read_text(encoding="utf-8")
     assert spec.chart is None
     assert _grade(solution, spec, 1).chart is None
+
+
+def test_the_figure_bf16_norm_precision_claims() -> None:
+    """What the prompt says the curves show, on the figure's (65, 64) sweep over ten seeds:
+    float32 statistics flat near bfloat16's output rounding at every offset; the one-pass
+    bfloat16 variance past 1% by mean/std 4 and cancelled to zero (about 1/sqrt(eps) too
+    large) by 32; the two-pass one between them, past 1% by 16 and below 20% at 128; RMSNorm
+    flat."""
+    spec = CATALOG["bf16_norm_precision"].spec
+    assert callable(spec.reference)
+    offsets = torch.tensor([2.0**k for k in range(8)], dtype=torch.float64)  # 1 .. 128
+    for seed in range(10):
+        x = torch.randn(65, 64, generator=torch.Generator().manual_seed(seed)).double()
+        two, one, f32, rms = (10 ** spec.reference(x, offsets)).tolist()
+        assert all(1e-3 < e < 2.5e-3 for e in f32), (seed, f32)
+        assert all(e < 4e-3 for e in rms), (seed, rms)
+        assert one[2] > 0.01 and one[5] > 100, (seed, one)  # mean/std 4 and 32
+        assert two[4] > 0.01 and two[7] < 0.2, (seed, two)  # mean/std 16 and 128
+        assert all(t < o for t, o in zip(two[2:], one[2:], strict=True)), (seed, two, one)
