@@ -38,14 +38,14 @@ def serve(
     import uvicorn
 
     from api.config import get_settings
-    from api.httpguard import SERVER_LIMITS, BoundedH11Protocol
+    from api.http.httpguard import SERVER_LIMITS, BoundedH11Protocol
     from api.main import create_app
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # Bounded request heads, idle and half-sent connections, per client address too
-    # (api/httpguard.py, SECURITY.md).
+    # (api/http/httpguard.py, SECURITY.md).
     settings = get_settings()
     BoundedH11Protocol.configure(settings)
     uvicorn.run(
@@ -118,8 +118,8 @@ def grade(
 
     from rich.console import Console
 
-    from api.catalog import load_catalog
     from api.config import get_settings
+    from api.content.catalog import load_catalog
     from api.grading import allowlist
     from api.grading.grader import Grader
     from api.grading.pool import GraderPool
@@ -181,7 +181,7 @@ def admin_create_operator(
     """Create an operator and print their token (shown once): it opens /admin and /app/admin."""
     from sqlmodel import Session
 
-    from api.learners import create_operator
+    from api.learning.learners import create_operator
 
     if not name.strip() or len(name) > 80:
         typer.echo("the name must be 1 to 80 characters", err=True)
@@ -204,7 +204,7 @@ def admin_invite(
 
     from sqlmodel import Session
 
-    from api import registration
+    from api.learning import registration
 
     if not 1 <= uses <= registration.MAX_USES or not 0 < days <= 366:
         typer.echo(f"--uses is 1 to {registration.MAX_USES}, --days above 0 up to 366", err=True)
@@ -226,8 +226,8 @@ def admin_backup(
     path: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
 ) -> None:
     """Copy the SQLite database to PATH while the service runs (SQLite's online backup)."""
-    from api.backup import BackupError, backup
     from api.config import get_settings
+    from api.learning.backup import BackupError, backup
 
     try:
         size = backup(get_settings().sqlalchemy_url, path)
@@ -243,8 +243,8 @@ def admin_restore(
 ) -> None:
     """Replace the database with the backup at PATH (it may be running: it sees the backup's
     data from its next request), then migrate it to this version."""
-    from api.backup import BackupError, restore
     from api.config import get_settings
+    from api.learning.backup import BackupError, restore
 
     try:
         restore(get_settings().sqlalchemy_url, path)
@@ -260,7 +260,7 @@ def admin_restore(
 def notebooks_build() -> None:
     """Regenerate notebooks/ from exercises/."""
     from api.config import REPO_ROOT
-    from api.notebooks import build_notebooks
+    from api.content.notebooks import build_notebooks
 
     for written in build_notebooks(REPO_ROOT, REPO_ROOT / "notebooks"):
         typer.echo(f"wrote {written}")
@@ -270,7 +270,7 @@ def notebooks_build() -> None:
 def notebooks_check() -> None:
     """Fail if a committed notebook differs from what the generator produces."""
     from api.config import REPO_ROOT
-    from api.notebooks import check_notebooks
+    from api.content.notebooks import check_notebooks
 
     problems = check_notebooks(REPO_ROOT, REPO_ROOT / "notebooks")
     for problem in problems:

@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     drafts_per_learner: int = Field(default=32, ge=1)
     draft_bytes_per_learner: int = Field(default=256 << 10, ge=1024)
 
-    # A browser session ends after this many hours (signed out or not); see api.sessions.
+    # A browser session ends after this many hours (signed out or not); see api.learning.sessions.
     session_hours: float = Field(default=168.0, gt=0, le=24 * 366)
     # /health's detail (sandbox layers, counters) for anyone; off: strangers see only "ok".
     health_details: bool = False

@@ -12,24 +12,24 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 
 from api import db, jsonbody
-from api.catalog import load_catalog
 from api.config import Settings, get_settings
-from api.deps import AppContext
-from api.fairness import GradingLimits, GradingTurns, SharedGradingLimits
-from api.followups import check_follow_ups
+from api.content.catalog import load_catalog
+from api.content.followups import check_follow_ups
+from api.content.questions import load_question_bank
 from api.grading import allowlist
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, SandboxUnavailable
-from api.hold import paused_answer, practice_hold
-from api.httpguard import BodyGuard, invalid_text
-from api.limited import AddressLimit, limited
-from api.practice_pause import PracticePaused
-from api.questions import load_question_bank
+from api.http import admin, exercises, health, progress, questions, submissions, users
+from api.http.deps import AppContext
+from api.http.fairness import GradingLimits, GradingTurns, SharedGradingLimits
+from api.http.hold import paused_answer, practice_hold
+from api.http.httpguard import BodyGuard, invalid_text
+from api.http.interviews import router as interviews_router
+from api.http.limited import AddressLimit, limited
+from api.http.ratelimits import ClientLimits, Limited
+from api.http.refusals import invalid_request
+from api.learning.practice_pause import PracticePaused
 from api.queue.recovery import recover_in_background
-from api.ratelimits import ClientLimits, Limited
-from api.refusals import invalid_request
-from api.routes import admin, exercises, health, progress, questions, submissions, users
-from api.routes.interviews import router as interviews_router
 from api.web import install as install_web_ui
 
 log = logging.getLogger("addnorm")
@@ -159,7 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the schema on the server, no script at all (api.web.apidocs).
         docs_url=None,
         redoc_url=None,
-        # Practice pauses while a mock interview runs, on every route not allowed by api.hold.
+        # Practice pauses while a mock interview runs, on every route not allowed by api.http.hold.
         dependencies=[Depends(practice_hold)],
     )
 
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AddressLimit)
     app.add_exception_handler(Limited, limited)
     app.add_exception_handler(UnicodeEncodeError, invalid_text)
-    # Refusals that always serialise, whatever the body held (NaN, huge values): api.refusals.
+    # Refusals that always serialise, whatever the body held (NaN, huge values): api.http.refusals.
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(PracticePaused, paused_answer)
     for module in (health, users, exercises, submissions, progress, questions, admin):

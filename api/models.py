@@ -37,7 +37,7 @@ class User(SQLModel, table=True):
 Role = Literal["learner", "operator"]
 
 
-# The languages a learner can read the service in (the same as api.catalog.Lang).
+# The languages a learner can read the service in (the same as api.content.catalog.Lang).
 LearnerLang = Literal["en", "zh"]
 
 
@@ -108,13 +108,13 @@ class ReviewCard(SQLModel, table=True):
     kind: str = Field(max_length=16)  # question | exercise | follow_up | explain
     item_id: str = Field(max_length=80)
     topic: str = Field(max_length=32)
-    card: str  # the fsrs card state as JSON (api.review owns the format)
+    card: str  # the fsrs card state as JSON (api.learning.review owns the format)
     due: datetime = Field(index=True)
     updated_at: datetime = Field(default_factory=utcnow)
 
 
 class Interview(SQLModel, table=True):
-    """A timed mock interview: its items are fixed when it starts (see api.interviews)."""
+    """A timed mock interview: its items are fixed when it starts (see api.learning.interviews)."""
 
     # One running interview per learner, kept by the database: two starts at the same moment
     # both pass the "is one running?" read, and only this index refuses the second insert.
@@ -148,7 +148,8 @@ class Interview(SQLModel, table=True):
     started_at: datetime = Field(default_factory=utcnow)
     deadline: datetime
     ended_at: datetime | None = None
-    # phone_screen | onsite | concepts (api.interviews.PRESETS); "" for interviews from before.
+    # phone_screen | onsite | concepts (api.learning.interviews.PRESETS); "" for interviews from
+    # before.
     preset: str = Field(default="", max_length=32)
     # Submissions allowed per coding item, fixed when the interview starts.
     max_attempts: int = 3
@@ -225,7 +226,7 @@ class Invite(SQLModel, table=True):
 class BrowserSession(SQLModel, table=True):
     """A signed-in browser: its cookie is a random id of its own (only the hash is kept), never
     the learner's API token. Ended by signing out, by token rotation, or by the operator; it
-    expires at ``expires_at`` whatever happens (see api.sessions)."""
+    expires at ``expires_at`` whatever happens (see api.learning.sessions)."""
 
     id: int | None = Field(default=None, primary_key=True)
     id_hash: str = Field(index=True, unique=True, max_length=64)

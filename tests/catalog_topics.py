@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 
-from api.catalog import load_catalog
-from api.questions import Topic
+from api.content.catalog import load_catalog
+from api.content.questions import Topic
 from tests.support import REPO
 
 

@@ -645,6 +645,3 @@ def register(app: typer.Typer) -> None:
     app.command()(quiz)
     app.command()(review)
     app.command()(status)
-    from addnorm_client.cli.interview import register as register_interview  # imports us
-
-    register_interview(app)

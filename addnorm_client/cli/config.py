@@ -118,8 +118,9 @@ def remember(url: str, token: str, learner: int | None = None, *, default: bool 
 
 
 def expected_proof(token: str, nonce: str) -> str:
-    """What a server holding ``token`` answers to ``nonce`` (api/tokens.py ``token_proof``):
-    an HMAC keyed by the token's SHA-256, which that server stores in place of the token."""
+    """What a server holding ``token`` answers to ``nonce``
+    (api/learning/tokens.py ``token_proof``): an HMAC keyed by the token's SHA-256, which that
+    server stores in place of the token."""
     key = hashlib.sha256(token.encode()).hexdigest().encode()
     return hmac.new(key, b"addnorm-same-server\n" + nonce.encode(), hashlib.sha256).hexdigest()
 

@@ -413,29 +413,3 @@ def with_statement(text: str, spec: ExerciseSpec, lang: str) -> str:
         kept.pop()
     new = [*kept, "", wanted, ""] if wanted else [*kept, ""]
     return "\n".join(lines[: heading + 1] + new + lines[end:])
-
-
-def main() -> None:
-    """``python -m api.grading.coverage --write``: refresh every prompt's statement."""
-    import sys
-    from pathlib import Path
-
-    from api.catalog import load_catalog
-
-    root = Path(__file__).resolve().parents[2] / "exercises"
-    write = "--write" in sys.argv[1:]
-    stale = []
-    for slug, exercise in load_catalog(root).items():
-        for lang, name in (("en", "prompt.md"), ("zh", "prompt.zh.md")):
-            path = root / slug / name
-            text = path.read_text(encoding="utf-8")
-            new = with_statement(text, exercise.spec, lang)
-            if new != text:
-                stale.append(str(path))
-                if write:
-                    path.write_text(new, encoding="utf-8")
-    print(("rewrote " if write else "stale: ") + (", ".join(stale) or "none"))
-
-
-if __name__ == "__main__":
-    main()

@@ -706,7 +706,7 @@ _STATIC = _rules(
         r"\(the closest call used (?P<p>\S+) of its tolerance\)\.",
         "全部 {n} 个用例通过：输出和梯度都与参考结果一致（最接近上限的一项检查用掉了容差的 {p}）。",
     ),
-    # Row-level messages (api.submissions): grading broke, or details are withheld.
+    # Row-level messages (api.learning.submissions): grading broke, or details are withheld.
     (r"not graded: the grader was busy", "未评测：评测程序繁忙"),
     (
         r"not graded: exercise (?P<e>.+) is no longer offered",

@@ -4,7 +4,8 @@ Settings chosen so a learner's submission survives the loss of any one process:
 late acknowledgement (a task is acked after its verdict is stored, not when it is received),
 rejection on worker loss, prefetch 1 (a dying worker holds at most one task per thread), and a
 visibility timeout above the longest job (Redis hands an unacked task to another worker after
-it). The verdict write is idempotent (``api.submissions.finish``), so a redelivery is harmless.
+it). The verdict write is idempotent (``api.learning.submissions.finish``), so a redelivery is
+harmless.
 """
 
 from __future__ import annotations

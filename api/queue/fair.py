@@ -1,5 +1,5 @@
 """Fair turns for queue mode: the cluster's grading slots shared between client addresses, then
-learners, the way ``api.fairness.GradingTurns`` shares one process's slots.
+learners, the way ``api.http.fairness.GradingTurns`` shares one process's slots.
 
 Celery's queue is first in, first out: eight fresh accounts on one address that keep it full
 put their whole backlog ahead of everyone else. So a job reaches Celery only when a slot of the

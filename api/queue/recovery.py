@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
 
-from api.catalog import Exercise
 from api.config import Settings
+from api.content.catalog import Exercise
 from api.grading.grader import Grader
+from api.learning.submitting import grade_stored
 from api.queue.sweeper import Policy, SweepReport, sweep
-from api.submitting import grade_stored
 
 log = logging.getLogger("addnorm.recovery")
 

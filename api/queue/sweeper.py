@@ -17,7 +17,7 @@ from enum import StrEnum
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from api import submissions
+from api.learning import submissions
 from api.models import Submission
 
 log = logging.getLogger("addnorm.sweeper")

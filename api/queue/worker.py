@@ -24,18 +24,19 @@ from celery import Celery
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from api import db, submissions
-from api.catalog import Exercise, load_catalog
+from api import db
 from api.config import Settings
+from api.content.catalog import Exercise, load_catalog
 from api.grading import allowlist
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, GradingLost, PoolBusy
+from api.learning import submissions
+from api.learning.submitting import grade_stored
 from api.models import Submission
 from api.queue.celery_app import GRADE_TASK, QUEUE, make_celery
 from api.queue.fair import FairQueue, fair_queue
 from api.queue.notices import VerdictNotices
 from api.queue.sweeper import Policy, sweep
-from api.submitting import grade_stored
 
 log = logging.getLogger("addnorm.worker")
 

@@ -2,6 +2,12 @@
 
 ``install(app)`` adds the pages, the static files (the committed editor bundle), the security
 headers and the page error handlers to the app that ``api.main.create_app`` builds.
+
+May import: ``api.http`` (the guards, the dependencies and the routes' service helpers the pages
+share), ``api.queue``, ``api.learning``, ``api.content``, ``api.grading`` and the bottom
+(``api.config``, ``api.models``, ``api.db``, ``api.jsonbody``, ``api.plaintext``,
+``api.clients``). Nothing imports it but ``api.http``'s guards (an error page), ``api.main`` and
+``api.cli``.
 """
 
 from __future__ import annotations
@@ -20,18 +26,8 @@ from api.web.session import (
     OperatorOnly,
     PageNotFound,
     SignInRequired,
-    WebSession,
-    web_session,
+    page_session,
 )
-
-
-def _page_session(request: Request) -> WebSession:
-    # Error pages need the language and a CSRF token for the header's forms, but must not fail
-    # themselves: build the session with a short-lived database session of its own.
-    from sqlmodel import Session
-
-    with Session(request.app.state.ctx.engine, expire_on_commit=False) as session:
-        return web_session(request, session)
 
 
 async def _sign_in_first(request: Request, exc: Exception) -> Response:
@@ -40,15 +36,15 @@ async def _sign_in_first(request: Request, exc: Exception) -> Response:
 
 
 def _not_found(request: Request, exc: Exception) -> Response:
-    return render(request, _page_session(request), "error.html", status=404, kind="not_found")
+    return render(request, page_session(request), "error.html", status=404, kind="not_found")
 
 
 def _form_rejected(request: Request, exc: Exception) -> Response:
-    return render(request, _page_session(request), "error.html", status=403, kind="forbidden")
+    return render(request, page_session(request), "error.html", status=403, kind="forbidden")
 
 
 def _operator_only(request: Request, exc: Exception) -> Response:
-    return render(request, _page_session(request), "error.html", status=403, kind="operator_only")
+    return render(request, page_session(request), "error.html", status=403, kind="operator_only")
 
 
 def install(app: FastAPI) -> None:

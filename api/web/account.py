@@ -1,6 +1,6 @@
 """Sign up, sign in (with the API token), sign out, the account page (token rotation), and the
-language switch. Signing in begins a server-side session (api.sessions); the cookie names it and
-never holds the token."""
+language switch. Signing in begins a server-side session (api.learning.sessions); the cookie
+names it and never holds the token."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
-from api import learners, registration, sessions
-from api.deps import AppDep, SessionDep
-from api.limited import client_key
+from api.http.deps import AppDep, SessionDep
+from api.http.limited import client_key
+from api.http.users import add_learner
+from api.learning import learners, registration, sessions
 from api.models import User, UserCreate
-from api.routes.users import add_learner
 from api.web.render import render, set_cookie
 from api.web.security import LANG_COOKIE, LONG_LIVED, SESSION_COOKIE, safe_next
 from api.web.session import (

@@ -13,11 +13,11 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from api import cohort, export, learners, registration, submissions
-from api.deps import AppDep, RowId, SessionDep
+from api.http.deps import AppDep, RowId, SessionDep
+from api.http.downloads import cohort_export, learner_export
+from api.http.users import add_learner
+from api.learning import cohort, export, learners, registration, submissions
 from api.models import Submission, UserCreate
-from api.routes.downloads import cohort_export, learner_export
-from api.routes.users import add_learner
 from api.web.charts import cohort_chart, count_chart, mastery_chart
 from api.web.i18n import topic_name
 from api.web.render import render

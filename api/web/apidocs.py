@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from api.deps import AppDep
+from api.http.deps import AppDep
 from api.web.render import render
 from api.web.session import PageNotFound, WebDep
 

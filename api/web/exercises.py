@@ -12,14 +12,14 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from api import progress, submissions
-from api.catalog import Exercise, Lang
-from api.deps import AppContext, AppDep, RowId, SessionDep
-from api.followups import follow_ups_for
+from api.content.catalog import Exercise, Lang
+from api.content.followups import follow_ups_for
+from api.content.questions import public_view
+from api.http.deps import AppContext, AppDep, RowId, SessionDep
+from api.http.ratelimits import Limited
+from api.http.submissions import create_submission
+from api.learning import progress, submissions
 from api.models import Submission, SubmissionCreate, User
-from api.questions import public_view
-from api.ratelimits import Limited
-from api.routes.submissions import create_submission
 from api.web.help import draft_code, help_view
 from api.web.render import render
 from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep

@@ -17,11 +17,11 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from api import drafts, hints, practice_pause, submissions
-from api.catalog import Exercise
-from api.deps import AppContext, AppDep, SessionDep
+from api.content.catalog import Exercise
+from api.http.deps import AppContext, AppDep, SessionDep
+from api.http.exercises import read_hint, reveal_solution, save_draft
+from api.learning import drafts, hints, practice_pause, submissions
 from api.models import DraftSave, User
-from api.routes.exercises import read_hint, reveal_solution, save_draft
 from api.web.i18n import Lang
 from api.web.render import render
 from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebSession
@@ -75,7 +75,7 @@ def help_view(
     seen = hints.seen(session, user_id=user.id, exercise=exercise.slug)
     passed, failed = hints.outcomes(session, user_id=user.id, exercise=exercise.slug)
     access = hints.solution_access(passed=passed, failed=failed, reveal=False, lang=lang)
-    # Practice is paused while an interview runs (api.hold refuses the page first): the help
+    # Practice is paused while an interview runs (api.http.hold refuses the page first): the help
     # a caller outside a route would build then shows nothing either.
     held = practice_pause.running(session, user_id=user.id, now=datetime.now(UTC))
     session.commit()

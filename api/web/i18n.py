@@ -521,8 +521,8 @@ UI: dict[str, tuple[str, str]] = {
     "admin_no_submissions": ("No submission yet.", "还没有提交。"),
     "admin_topic_mastery": ("Mastery per topic (cohort mean)", "各主题掌握度（小组平均）"),
     "admin_topic_help": (
-        "The mean over learners of each one's topic mastery (api/review.py).",
-        "每位学习者主题掌握度的平均值（api/review.py）。",
+        "The mean over learners of each one's topic mastery (api/learning/review.py).",
+        "每位学习者主题掌握度的平均值（api/learning/review.py）。",
     ),
     "admin_interviews": ("Mock interviews", "模拟面试"),
     "admin_interviews_ended": ("Ended", "已结束"),

@@ -4,7 +4,7 @@ with its rubric, rate the explanation, and see the trend across interviews.
 
 Every action calls the JSON API's own route function, so the page holds back exactly what the
 API holds back while an interview runs (no right/wrong; a submission is only "received"). The
-rest of practice is paused meanwhile (api.hold); ``paused_page`` is its notice.
+rest of practice is paused meanwhile (api.http.hold); ``paused_page`` is its notice.
 """
 
 from __future__ import annotations
@@ -17,15 +17,10 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
-from api import interview_records as records
-from api import interview_rubric, submissions
-from api.deps import AppDep, RowId, SessionDep
-from api.interviews import MAX_MINUTES, PRESETS
-from api.models import Interview, SubmissionCreate
-from api.practice_pause import PracticePaused
-from api.questions import TOPICS, PublicQuestion
-from api.ratelimits import Limited
-from api.routes.interviews import (
+from api.content import interview_rubric
+from api.content.questions import TOPICS, PublicQuestion
+from api.http.deps import AppDep, RowId, SessionDep
+from api.http.interviews import (
     InterviewAnswer,
     InterviewCreate,
     SelfRating,
@@ -37,6 +32,12 @@ from api.routes.interviews import (
     read_interview,
     read_interviews,
 )
+from api.http.ratelimits import Limited
+from api.learning import interview_records as records
+from api.learning import submissions
+from api.learning.interviews import MAX_MINUTES, PRESETS
+from api.learning.practice_pause import PracticePaused
+from api.models import Interview, SubmissionCreate
 from api.web import charts
 from api.web.i18n import Lang, text
 from api.web.quiz import _raw_answer

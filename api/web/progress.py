@@ -8,11 +8,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import col, select
 
-from api import export, practice, submissions
-from api import progress as exercise_progress
-from api.deps import AppDep, SessionDep
+from api.http.deps import AppDep, SessionDep
+from api.http.downloads import learner_export
+from api.learning import export, practice, submissions
+from api.learning import progress as exercise_progress
 from api.models import QuestionAnswer, Submission
-from api.routes.downloads import learner_export
 from api.web.charts import Activity, exercise_rows, mastery_chart, streak
 from api.web.i18n import text, topic_name
 from api.web.render import render

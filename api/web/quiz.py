@@ -10,9 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
-from api import practice
-from api.deps import AppDep, SessionDep
-from api.questions import (
+from api.content.questions import (
     QUESTION_TYPES,
     TOPICS,
     AnswerResult,
@@ -22,6 +20,8 @@ from api.questions import (
     QuestionNotFound,
     public_view,
 )
+from api.http.deps import AppDep, SessionDep
+from api.learning import practice
 from api.web.i18n import Lang
 from api.web.render import render
 from api.web.session import CheckedFormDep, LearnerDep, PageNotFound, WebDep

@@ -1,10 +1,11 @@
 """Browser-facing security: the Content Security Policy and other headers, cookies, CSRF.
 
 A signed-in browser holds a session id in an ``HttpOnly`` cookie, naming a server-side session
-(api.sessions) that signing out ends; never the API token. A browser that has not signed in holds
-a random visitor nonce. The CSRF token of every form is an HMAC of the session's own secret (or
-of the visitor nonce): a page on another origin can neither read the cookie nor compute the
-token, and ``SameSite`` stops the cookie travelling with its requests in the first place.
+(api.learning.sessions) that signing out ends; never the API token. A browser that has not
+signed in holds a random visitor nonce. The CSRF token of every form is an HMAC of the session's
+own secret (or of the visitor nonce): a page on another origin can neither read the cookie nor
+compute the token, and ``SameSite`` stops the cookie travelling with its requests in the first
+place.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Form, Request
 from sqlmodel import Session, select
 
-from api import sessions
-from api.deps import SessionDep, hash_token
+from api.http.deps import SessionDep, hash_token
+from api.learning import sessions
 from api.models import BrowserSession, User
 from api.web.i18n import Lang, lang_from
 from api.web.security import (
@@ -45,7 +45,7 @@ class PageNotFound(Exception):
 @dataclass
 class WebSession:
     user: User | None
-    # The live server-side session (api.sessions) when signed in, and the cookie naming it.
+    # The live server-side session (api.learning.sessions) when signed in, and the cookie naming it.
     browser: BrowserSession | None
     cookie: str | None
     visitor: str
@@ -74,7 +74,7 @@ def user_for(session: Session, token: str | None) -> User | None:
     if token is None:
         return None
     user = session.exec(select(User).where(User.token_hash == hash_token(token))).first()
-    # End the read transaction at once (see api.deps.current_user: SQLite's lock upgrade).
+    # End the read transaction at once (see api.http.deps.current_user: SQLite's lock upgrade).
     session.commit()
     return user
 
@@ -83,6 +83,15 @@ def learner_for(session: Session, token: str | None) -> User | None:
     """The signed-in user, unless an operator disabled them (then the browser is signed out)."""
     user = user_for(session, token)
     return user if user is not None and user.disabled_at is None else None
+
+
+def page_session(request: Request) -> WebSession:
+    # Error pages need the language and a CSRF token for the header's forms, but must not fail
+    # themselves: build the session with a short-lived database session of its own.
+    from sqlmodel import Session
+
+    with Session(request.app.state.ctx.engine, expire_on_commit=False) as session:
+        return web_session(request, session)
 
 
 def web_session(request: Request, session: SessionDep) -> WebSession:

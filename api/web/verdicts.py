@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.verdict_i18n import render
+from api.learning.verdict_i18n import render
 from api.web.charts import LabChartView, lab_chart
 from api.web.i18n import Lang, text
 
@@ -128,7 +128,7 @@ def _case_groups(checks: list[dict[str, Any]]) -> list[CaseGroup]:
 
 
 def verdict_view(public: dict[str, Any], lang: Lang) -> VerdictView:
-    """From ``api.submissions.public(row)``, the JSON the API answers."""
+    """From ``api.learning.submissions.public(row)``, the JSON the API answers."""
     english_message = str(public.get("message") or "")
     public = render(public, lang)  # message, checks and diagnosis in the page's language
     checks = [c for c in public.get("checks") or [] if isinstance(c, dict)]

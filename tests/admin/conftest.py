@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.questions import QuestionBank, load_question_bank
+from api.content.questions import QuestionBank, load_question_bank
 from tests.services import postgres_database
 from tests.support import REPO, Server, start_server, stop_server
 

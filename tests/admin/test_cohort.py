@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.questions import QuestionBank
+from api.content.questions import QuestionBank
 from tests.admin.conftest import Deployment, deploy, fresh_database
 from tests.support import REPO, browser_cookie, stop_server
 

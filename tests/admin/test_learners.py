@@ -12,7 +12,7 @@ from sqlmodel import SQLModel
 
 import api.models  # noqa: F401  (every table on SQLModel.metadata)
 from api import db
-from api.questions import QuestionBank
+from api.content.questions import QuestionBank
 from tests.admin.conftest import Deployment
 from tests.support import REPO, browser_cookie
 
@@ -125,7 +125,7 @@ def _populate(deployment: Deployment, token: str, bank: QuestionBank) -> None:
 
 def _theirs(table: Table, user_id: int) -> Any:
     """This test's own reading of "a row of theirs": a user_id column, or a reference to a row
-    of a table that has one (the interview's attempts). Written apart from api.learners, so
+    of a table that has one (the interview's attempts). Written apart from api.learning.learners, so
     the two must agree for the test to pass."""
     if "user_id" in table.c:
         return table.c.user_id == user_id

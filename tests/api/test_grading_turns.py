@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from api.fairness import GradingTurns, NoTurn, Throttled
+from api.http.fairness import GradingTurns, NoTurn, Throttled
 
 
 def test_a_freed_slot_goes_to_the_address_with_fewest_jobs_running() -> None:

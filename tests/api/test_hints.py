@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.catalog import HINT_RUNGS
+from api.content.catalog import HINT_RUNGS
 from tests.support import REPO, Server
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()

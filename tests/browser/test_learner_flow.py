@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from api.questions import load_question_bank
+from api.content.questions import load_question_bank
 from tests.browser.watch import Watch, axe_violations, shoot
 from tests.support import REPO, Server
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.browser.test_practice_loop import LOCALES, sign_up
 from tests.browser.watch import Watch
 from tests.support import REPO, Server

@@ -219,12 +219,13 @@ def test_remembered_cookie_lasts_no_longer_than_the_session(brief_sessions: Serv
 
 
 def test_end_sessions_ends_every_live_session_of_one_learner(tmp_path: Path) -> None:
-    """``api.sessions.end_sessions``, the operator features' way in, on a real database."""
+    """``api.learning.sessions.end_sessions``, the operator features' way in, on a real database."""
     from datetime import UTC, datetime, timedelta
 
     from sqlmodel import Session
 
-    from api import db, sessions
+    from api import db
+    from api.learning import sessions
     from api.models import User
 
     engine = db.make_engine(f"sqlite:///{tmp_path / 'a.db'}")

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.browser.test_pages_http import csrf_of, sign_up
 from tests.support import REPO, Server
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from addnorm_client.formulas import as_text, tex_to_text
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.support import REPO
 
 CATALOGUE = load_catalog(REPO / "exercises")

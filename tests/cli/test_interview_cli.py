@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from api.interview_rubric import explanation_words
-from api.questions import Question, QuestionBank, load_question_bank
+from api.content.interview_rubric import explanation_words
+from api.content.questions import Question, QuestionBank, load_question_bank
 from tests.cli.conftest import Learner, one_line_error
 from tests.support import REPO
 

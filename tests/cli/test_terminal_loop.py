@@ -18,7 +18,7 @@ import pytest
 
 from addnorm_client.cli.local_check import run_local_check
 from addnorm_client.exercise_files import contract, local_slugs
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.cli.conftest import DETACHED, SOLUTION, UNBIASED, Learner, learner_env
 from tests.support import REPO, Server, free_port
 

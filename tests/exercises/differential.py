@@ -25,7 +25,7 @@ from pathlib import Path
 import torch
 
 import api
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import advice, casesets, coverage, harness, verdict, verdict_zh
 from api.grading.spec import ExerciseSpec
 from tests.exercises import golden

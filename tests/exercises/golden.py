@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import advice, coverage, harness, verdict, verdict_zh
 from api.grading.spec import ExerciseSpec
 

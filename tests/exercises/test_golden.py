@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.exercises import golden
 
 CATALOG = load_catalog(golden.ROOT / "exercises")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from api.catalog import HINT_RUNGS, ContentError, load_catalog, load_exercise
+from api.content.catalog import HINT_RUNGS, ContentError, load_catalog, load_exercise
 from tests.support import REPO, start_server
 
 EXERCISES = REPO / "exercises"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import harness, verdict
 from api.grading.spec import Call, ExerciseSpec
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import coverage, grader, harness, verdict, wire
 from api.grading.draw import MAX_NUMEL
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Update

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import allowlist, harness
 from tests.support import REPO
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import findings
 from api.grading.diagnosis import _scoped
 from api.grading.findings import Discrepancy

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import casesets, verdict
 from api.grading.casesets import CaseSets
 from api.grading.grader import Grader

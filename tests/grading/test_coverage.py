@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import coverage
 from api.grading.draw import MAX_NUMEL
 from api.grading.spec import FLOAT64_OWN, Call, Update
@@ -28,7 +28,7 @@ def test_prompt_states_the_platform_cases_and_the_precision(slug: str, lang: str
     name = "prompt.md" if lang == "en" else "prompt.zh.md"
     text = (REPO / "exercises" / slug / name).read_text(encoding="utf-8")
     wanted = coverage.statement(spec, lang)
-    assert wanted and wanted in text, f"{slug} {name}: run python -m api.grading.coverage --write"
+    assert wanted and wanted in text, f"{slug} {name}: run python -m api.content.statements --write"
     assert coverage.with_statement(text, spec, lang) == text
 
 

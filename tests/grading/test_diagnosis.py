@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch import nn
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import advice, findings, verdict
 from api.grading.scope import features, separate
 from api.grading.spec import Case, ExerciseSpec

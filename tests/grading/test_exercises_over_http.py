@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.support import REPO
 
 SLUGS = list(load_catalog(REPO / "exercises"))

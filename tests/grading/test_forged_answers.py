@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import verdict, wire
 from api.grading.spec import Case, ExerciseSpec
 from tests.support import REPO

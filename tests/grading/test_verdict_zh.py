@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import coverage, verdict_zh
 from api.grading.verdict import describe_step
 from tests.support import REPO

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.questions import QuestionBank, load_question_bank
+from api.content.questions import QuestionBank, load_question_bank
 from tests.support import REPO, Server, start_server, stop_server
 
 # 0.01 minutes: the shortest interview a test may ask for (0.6 s). Only tests lower it.

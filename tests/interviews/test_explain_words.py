@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.interview_rubric import explanation_words
+from api.content.interview_rubric import explanation_words
 
 
 @pytest.mark.parametrize(

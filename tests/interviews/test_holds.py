@@ -1,6 +1,6 @@
 """While a mock interview runs, nothing graded can be had anywhere: every route of the app is
 tried, as listed by the app itself, so a route added later is covered without anyone adding it
-here. Only the routes on api.hold's allow-list answer normally; each of them is checked to give
+here. Only the routes on api.http.hold's allow-list answer normally; each of them is checked to give
 nothing away."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
-from api.hold import SAFE_DURING_INTERVIEW
+from api.http.hold import SAFE_DURING_INTERVIEW
 from api.main import create_app
 from tests.support import REPO, Server, browser_cookie
 

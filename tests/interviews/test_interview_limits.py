@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.questions import QuestionBank
+from api.content.questions import QuestionBank
 from tests.interviews.test_interviews_http import right_answer
 from tests.support import Server, start_server, stop_server
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.questions import (
+from api.content.questions import (
     MultipleSelectQuestion,
     NumericQuestion,
     Question,

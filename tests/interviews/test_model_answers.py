@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.catalog import EXPLAIN_POINTS, ContentError, load_catalog
+from api.content.catalog import EXPLAIN_POINTS, ContentError, load_catalog
 from tests.support import REPO
 
 CATALOG = load_catalog(REPO / "exercises")

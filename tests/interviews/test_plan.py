@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from api.interviews import (
+from api.content.questions import TOPICS, QuestionBank, Topic
+from api.learning.interviews import (
     InterviewState,
     compose_interview,
     plan_size,
@@ -15,8 +16,7 @@ from api.interviews import (
     time_spent,
     weaker_topics,
 )
-from api.questions import TOPICS, QuestionBank, Topic
-from api.review import ItemRef, catalogue_items
+from api.learning.review import ItemRef, catalogue_items
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.interview_rubric import AnswerFact, ExerciseFact, Facts, Lang, recommend, score
+from api.content.interview_rubric import AnswerFact, ExerciseFact, Facts, Lang, recommend, score
 
 GOOD_RATING = {"shapes": 2, "numerical_stability": 2, "cost": 2, "training_vs_inference": 2}
 

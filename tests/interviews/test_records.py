@@ -15,11 +15,12 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Column, Engine, Integer, MetaData, Table, func, inspect
 from sqlmodel import Session, SQLModel, select
 
-from api import db, interview_records
-from api.catalog import Exercise, load_catalog
-from api.interviews import InterviewState
+from api import db
+from api.content.catalog import Exercise, load_catalog
+from api.content.questions import QuestionBank
+from api.learning import interview_records
+from api.learning.interviews import InterviewState
 from api.models import QuestionAnswer, ReviewCard, User
-from api.questions import QuestionBank
 from tests.support import REPO
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

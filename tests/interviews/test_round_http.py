@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from api.catalog import load_catalog
-from api.questions import QuestionBank
+from api.content.catalog import load_catalog
+from api.content.questions import QuestionBank
 from tests.interviews.test_interviews_http import right_answer, wrong_answer
 from tests.support import REPO
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from api.interviews import PRESETS, compose_round, time_per_item
-from api.review import ItemRef
+from api.learning.interviews import PRESETS, compose_round, time_per_item
+from api.learning.review import ItemRef
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 

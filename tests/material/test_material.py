@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.catalog import ContentError, load_catalog
-from api.followups import FILENAME, check_follow_ups, load_follow_ups
-from api.notebooks import exercise_slugs
-from api.questions import load_question_bank
+from api.content.catalog import ContentError, load_catalog
+from api.content.followups import FILENAME, check_follow_ups, load_follow_ups
+from api.content.notebooks import exercise_slugs
+from api.content.questions import load_question_bank
 
 REPO = Path(__file__).resolve().parents[2]
 EXERCISES = REPO / "exercises"

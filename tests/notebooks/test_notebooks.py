@@ -32,8 +32,8 @@ from addnorm_client.local import (
     run_cases,
 )
 from addnorm_client.render import exercise_marker
-from api.catalog import load_catalog
-from api.notebooks import (
+from api.content.catalog import load_catalog
+from api.content.notebooks import (
     build_notebooks,
     check_notebooks,
     exercise_cell_source,

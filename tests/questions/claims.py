@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from api.questions import Lang
+from api.content.questions import Lang
 
 
 @dataclass(frozen=True)

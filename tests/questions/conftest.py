@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from api.questions import QuestionBank, load_question_bank
+from api.content.questions import QuestionBank, load_question_bank
 
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS_DIR = REPO / "exercises" / "questions"

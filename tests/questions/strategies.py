@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from api.questions import (
+from api.content.questions import (
     LANGS,
     CodeReadingQuestion,
     Lang,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from api.questions import (
+from api.content.questions import (
     LANGS,
     AnswerShapeError,
     MultipleSelectQuestion,

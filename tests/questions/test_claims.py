@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from api.followups import load_follow_ups
-from api.questions import (
+from api.content.followups import load_follow_ups
+from api.content.questions import (
     CodeReadingQuestion,
     Lang,
     MultipleSelectQuestion,

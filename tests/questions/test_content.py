@@ -16,7 +16,7 @@ import yaml
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
-from api.questions import (
+from api.content.questions import (
     LANGS,
     QUESTION_TYPES,
     TOPICS,

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from api.questions import (
+from api.content.questions import (
     LANGS,
     CodeReadingQuestion,
     Lang,
@@ -327,7 +327,7 @@ def print_figures(bank: QuestionBank) -> None:
 
 
 if __name__ == "__main__":
-    from api.questions import load_question_bank
+    from api.content.questions import load_question_bank
     from tests.questions.conftest import QUESTIONS_DIR
 
     loaded = load_question_bank(QUESTIONS_DIR)

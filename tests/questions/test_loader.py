@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from api.questions import QuestionBankError, load_question_bank
+from api.content.questions import QuestionBankError, load_question_bank
 from tests.questions.conftest import QUESTIONS_DIR
 
 GOOD: dict[str, Any] = {

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from api.questions import QuestionBank, SingleChoiceQuestion
+from api.content.questions import QuestionBank, SingleChoiceQuestion
 
 
 def test_list_by_topic_in_both_languages(api: httpx.Client, bank: QuestionBank) -> None:

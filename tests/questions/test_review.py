@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from api.questions import TOPICS, QuestionBank
-from api.review import (
+from api.content.questions import TOPICS, QuestionBank
+from api.learning.review import (
     AnswerRecord,
     CardStateError,
     ItemRef,

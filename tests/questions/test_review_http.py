@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from api.questions import QuestionBank
+from api.content.questions import QuestionBank
 from tests.catalog_topics import exercise_topics
 from tests.support import REPO, Server
 

@@ -16,11 +16,12 @@ import redis
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from api import db, submissions, submitting
-from api.catalog import Exercise, load_catalog
+from api import db
 from api.config import REPO_ROOT
-from api.fairness import SharedGradingLimits, Throttled
+from api.content.catalog import Exercise, load_catalog
 from api.grading.verdict import Check, Verdict
+from api.http.fairness import SharedGradingLimits, Throttled
+from api.learning import submissions, submitting
 from api.models import ReviewCard, Submission, User
 from tests.services import SYSTEM_REDIS
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading.grader import Grader
 from tests.support import REPO, in_process_grader
 

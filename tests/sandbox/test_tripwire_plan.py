@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import tripwire
 
 REPO = Path(__file__).resolve().parents[2]

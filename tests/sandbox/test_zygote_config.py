@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import frames, zygote_config
 from api.grading.pool import GraderPool
 from tests.support import REPO, Server
