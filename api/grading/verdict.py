@@ -34,6 +34,7 @@ from api.grading import allowlist, diagnosis, harness, labs, wire
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
+from api.grading.step_words import step_words
 
 log = logging.getLogger("addnorm.grading")
 
@@ -545,29 +546,8 @@ def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
 
 
 def describe_step(case: Case, k: int, kind: Kind = "module") -> str:
-    """Step ``k`` of the case in words, for a learner: '' for a single call. Only a module has
-    a train or eval mode to name."""
-    steps = case.scenario
-    if len(steps) == 1:
-        return ""
-    step = steps[k]
-    where = f"step {k + 1} of {len(steps)}: "
-    if isinstance(step, Update):
-        return where + step.note
-    # A function has no train/eval mode; in an exercise with several, the call names its own.
-    if step.function:
-        words = f"call of {step.function}"
-    elif kind == "module":
-        words = f"{'train' if step.train else 'eval'}-mode call"
-    else:
-        words = "call"
-    words += " with backward" if step.backward else ", forward only under torch.no_grad()"
-    if step.layout != "contiguous":
-        shape = ", ".join(str(s) for s in step.inputs[0].shape)
-        words += f", input a non-contiguous ({step.layout}) view of shape ({shape})"
-    elif k > 0 and step.inputs[0].shape != case.x.shape:
-        words += f", input of shape ({', '.join(str(s) for s in step.inputs[0].shape)})"
-    return where + words + (f" ({step.note})" if step.note else "")
+    """Step ``k`` of the case in words, in English (``step_words`` says it in both)."""
+    return step_words(case, k, kind).en
 
 
 @dataclass
@@ -625,11 +605,13 @@ def _judge_case(
 ) -> _CaseJudgement:
     def check(target: str, passed: bool, message: str, step: int = 0, **kw: Any) -> Check:
         called = case.scenario[step] if step < len(case.scenario) else None
+        words = step_words(case, step, spec.kind)
         return Check(
             case=case.name,
             description=case.description,
             step=step,
-            step_description=describe_step(case, step, spec.kind),
+            step_description=words.en,
+            step_description_zh=words.zh,
             function=called.function or None if isinstance(called, Call) else None,
             target=target,
             passed=passed,
