@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from api.grading.check_words import NONFINITE_ZH
 from api.grading.findings import quoted
 from api.grading.phrase import view_zh
 
@@ -485,11 +486,7 @@ def _listing(en: str) -> str:
     return "无" if text == "none" else "、".join(_split_top(text))
 
 
-_NONFINITE = {
-    "NaN where the reference is finite": "在参考结果为有限值的位置出现了 NaN",
-    "inf where the reference is finite": "在参考结果为有限值的位置出现了 inf",
-    "a different value where the reference is infinite": "在参考结果为无穷的位置给出了不同的值",
-}
+_NONFINITE = NONFINITE_ZH
 
 _CHECKS = _rules(
     (r"matches", "一致"),
@@ -803,6 +800,6 @@ def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
         # Written at the source (``step_words``); derived only for a check built without it.
         if not c.step_description_zh and c.step_description:
             c.step_description_zh = step(c.step_description)
-        c.message_zh = check_message(c.message)
+        c.message_zh = c.message_zh or check_message(c.message)
     verdict.message_zh = message(verdict.model_dump(mode="json")) or ""
     return verdict

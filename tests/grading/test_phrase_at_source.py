@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from api.catalog import load_catalog
-from api.grading import coverage, draw, verdict_zh
+from api.grading import check_words, coverage, draw, verdict_zh
+from api.grading.phrase import Phrase
 from api.grading.step_words import step_words
 from api.grading.verdict import Check, Verdict
 from tests.support import REPO
@@ -94,3 +95,35 @@ def test_fill_keeps_the_chinese_the_source_wrote() -> None:
     check.step_description_zh = ""
     filled = verdict_zh.fill(verdict).checks[0].step_description_zh
     assert filled == "第 2/2 步：a note no rule knows"
+
+
+def test_value_checks_say_what_they_found_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wrong LayerNorm graded in-process: every value check's message has its Chinese from
+    ``check_words``, with the rules for check messages disabled."""
+    from tests.exercises import golden
+
+    monkeypatch.setattr(verdict_zh, "check_message", _no_rules)
+    monkeypatch.setattr(verdict_zh, "message", lambda view: "")  # the summary: not moved yet
+    spec = CATALOG["layer_norm"].spec
+    code = (REPO / "exercises/layer_norm/variants/failed_unbiased_variance.py").read_text()
+    v = golden.grade(code, spec)
+    assert v.status == "failed"
+    valued = [c for c in v.checks if c.max_abs_error is not None or "NaN" in c.message]
+    assert len(valued) > 10
+    for c in valued:
+        assert CJK.search(c.message_zh) and ENGLISH_RUN.findall(c.message_zh) == [], c
+    said = {c.message_zh.split("（")[0].split("最多")[0] for c in valued}
+    assert said >= {"一致", "与参考结果", "在参考结果为有限值的位置出现了 NaN"}, said
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        check_words.matches(1e-7, 2e-5),
+        check_words.differs(0.0828, 0.0318, [0, 12], 0.000574),
+        check_words.nonfinite("NaN where the reference is finite", [3]),
+        check_words.nonfinite("a different value where the reference is infinite", [0, 1]),
+    ],
+)
+def test_check_words_are_what_the_rules_derived(words: Phrase) -> None:
+    assert words.zh == verdict_zh.check_message(words.en)
