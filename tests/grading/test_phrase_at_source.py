@@ -37,7 +37,7 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 # The exercises whose case table says its descriptions in both languages itself.
-AT_SOURCE = ("layer_norm", "rms_norm", "softmax")
+AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu")
 
 
 @pytest.mark.parametrize("slug", AT_SOURCE)
@@ -48,8 +48,9 @@ def test_case_descriptions_are_written_in_chinese(without_rules: None, slug: str
         zh = case.description_zh
         assert CJK.search(zh) and "，" in zh, (case.name, zh)
         assert ENGLISH_RUN.findall(zh) == [], (case.name, zh)
-        # Full-width commas between the parts; a half-width one only inside a shape or formula.
-        assert ", " not in re.sub(r"\([^()]*\)", "", zh), (case.name, zh)
+        # Full-width commas between the parts; a half-width one only inside a shape, an
+        # interval or a formula.
+        assert ", " not in re.sub(r"\([^()]*\)|\[[^][]*\]", "", zh), (case.name, zh)
 
 
 def test_norm_step_descriptions_are_written_in_chinese(without_rules: None) -> None:
