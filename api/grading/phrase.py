@@ -53,3 +53,15 @@ FORWARD_ONLY_NO_GRAD = Phrase(
 TRAIN_UPDATE_EVAL = Phrase(
     "train, update, eval", "先以 train 模式调用，更新参数后再以 eval 模式调用"
 )
+
+
+def points_on(n: int, lo: int, hi: int) -> Phrase:
+    """An input of ``n`` points spread over ``[lo, hi]``."""
+    return Phrase(f"{n} points on [{lo}, {hi}]", f"区间 [{lo}, {hi}] 上的 {n} 个点")
+
+
+def more_calls(n: int) -> Phrase:
+    return Phrase(f"then {n} more calls", f"之后再调用 {n} 次")
+
+
+AGAIN_ON_A_NEW_INPUT = Phrase("again, on a new input", "换一个新输入再次调用")

@@ -15,7 +15,7 @@ from torch import nn
 
 from api.grading import draw
 from api.grading.allowlist import ELEMENTARY
-from api.grading.phrase import Phrase, same
+from api.grading.phrase import Phrase, more_calls, points_on, same
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 FLAGS = ("none", "tanh")
@@ -78,8 +78,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         steps: list[Step] = [draw.call(gen, xs[0], train=True, note="in train mode")]
         steps.append(draw.update(gen, {}, note="an optimiser step (GELU has no parameters)"))
         steps += [draw.call(gen, x, note="again, in eval mode, on a new input") for x in xs[1:]]
-        more = Phrase("then 3 more calls", "之后再调用 3 次")
-        words = draw.described(xs[0], same("N(0,1) * 3"), label, more)
+        words = draw.described(xs[0], same("N(0,1) * 3"), label, more_calls(3))
         cases.append(
             draw.scenario(
                 name=f"called_again_{_tag(flag)}",
@@ -95,11 +94,11 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         repeated(flag)
         # The whole curve: the negative tail, the dip near -0.75, the near-identity right side.
         grid = torch.linspace(-10.0, 10.0, 401) + 0.01 * torch.rand(401, generator=gen)
-        add("curve", _points(401, -10, 10), grid, flag)
-        add("curve_float64", _points(401, -10, 10), grid.double(), flag)
+        add("curve", points_on(401, -10, 10), grid, flag)
+        add("curve_float64", points_on(401, -10, 10), grid.double(), flag)
         # Where exact and tanh differ most (4.7e-4 near x = -2.7), on its own so the largest
         # output does not set the scale of the allowed error.
-        add("bump", _points(48, -4, -1), _uniform(gen, 48, -4.0, -1.0), flag)
+        add("bump", points_on(48, -4, -1), _uniform(gen, 48, -4.0, -1.0), flag)
         # |x| up to 1e4: x^3 reaches 1e12 (fine in float32); tanh and erf saturate.
         add("large", "N(0,1) * 1e4", draw.normal(gen, (6, 5), torch.float32) * 1e4, flag)
         add("tiny", "N(0,1) * 1e-3", draw.normal(gen, (4, 7), torch.float64) * 1e-3, flag)
@@ -112,15 +111,11 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         )
         # bfloat16 on the negative tail, where 1 + erf(...) cancels in half precision.
         tail = _uniform(gen, 64, -5.0, -3.0)
-        add("tail_bfloat16", _points(64, -5, -3), tail.to(torch.bfloat16), flag)
+        add("tail_bfloat16", points_on(64, -5, -3), tail.to(torch.bfloat16), flag)
         # Forward only, under no_grad, where an in-place change of x is looked for.
         add("forward_only", "N(0,1)", draw.normal(gen, (3, 9), torch.float32), flag, backward=False)
     add("default_flag", "N(0,1) * 3", draw.normal(gen, (5, 8), torch.float32) * 3, None)
     return cases
-
-
-def _points(n: int, lo: int, hi: int) -> Phrase:
-    return Phrase(f"{n} points on [{lo}, {hi}]", f"区间 [{lo}, {hi}] 上的 {n} 个点")
 
 
 # ---- Known mistakes: the contract's constructor, one error each. ----

@@ -37,7 +37,7 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 # The exercises whose case table says its descriptions in both languages itself.
-AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu")
+AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu", "silu_function")
 
 
 @pytest.mark.parametrize("slug", AT_SOURCE)
