@@ -22,8 +22,13 @@
 # connection that adds the sublayer's input back to its output, and a LayerNorm. Where the norm
 # goes is a real design choice:
 #
-# - **post-norm** (the 2017 paper): $y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$
-# - **pre-norm** (GPT-2, Llama and most models since): $y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$
+# - **post-norm** (the 2017 paper):
+#
+#   $$y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$$
+#
+# - **pre-norm** (GPT-2, Llama and most models since):
+#
+#   $$y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$$
 #
 # ## What to write
 #
@@ -151,8 +156,13 @@
 # Transformer 里的每个子层（注意力、FFN）都套在一个 “Add & Norm” 结构里：一条把子层输入直接加到
 # 子层输出上的跳连（残差连接），外加一个 LayerNorm。归一化放在哪里，是一个实打实的设计选择：
 #
-# - **Post-Norm**（2017 年的原论文）：$y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$
-# - **Pre-Norm**（GPT-2、Llama 以及此后的大多数模型）：$y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$
+# - **Post-Norm**（2017 年的原论文）：
+#
+#   $$y = \mathrm{norm}\big(x + \mathrm{dropout}(\mathrm{sublayer}(x))\big)$$
+#
+# - **Pre-Norm**（GPT-2、Llama 以及此后的大多数模型）：
+#
+#   $$y = x + \mathrm{dropout}\big(\mathrm{sublayer}(\mathrm{norm}(x))\big)$$
 #
 # ## 要写什么
 #

@@ -15,6 +15,14 @@ from typing import TypeVar
 import torch
 
 from api.grading import verdict_zh
+from api.grading.phrase import (
+    FORWARD_ONLY_NO_GRAD,
+    TRAIN_UPDATE_EVAL,
+    Phrase,
+    listing,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Call, Case, InitValue, Layout, ModuleArg, Step, Update
 
 # Each tensor a case sends (input, upstream gradient, one parameter) stays under this many
@@ -115,16 +123,32 @@ def dtype_name(dtype: torch.dtype) -> str:
     return _DTYPE_NAMES.get(dtype, str(dtype).removeprefix("torch."))
 
 
-def describe(x: torch.Tensor, what: str, *extra: str) -> str:
-    """A learner-readable description: 'x = N(0,1) + 1e3, shape (2, 7, 64), float32, ...'.
+def _shape(x: torch.Tensor) -> str:
+    return "(" + ", ".join(str(s) for s in x.shape) + ("," if x.dim() == 1 else "") + ")"
 
-    Its Chinese counterpart is ``describe_zh``; a case built by ``scenario`` carries both."""
-    shape = "(" + ", ".join(str(s) for s in x.shape) + ("," if x.dim() == 1 else "") + ")"
-    return ", ".join([f"x = {what}", f"shape {shape}", dtype_name(x.dtype), *extra])
+
+def described(x: torch.Tensor, what: Phrase, *extra: Phrase) -> Phrase:
+    """A case in words, in both languages as written here: 'x = N(0,1) + 1e3, shape (2, 7,
+    64), float32, ...' and 'x = N(0,1) + 1e3，形状 (2, 7, 64)，float32，...'."""
+    return listing(
+        [
+            Phrase(f"x = {what.en}", f"x = {what.zh}"),
+            Phrase(f"shape {_shape(x)}", f"形状 {_shape(x)}"),
+            same(dtype_name(x.dtype)),
+            *extra,
+        ]
+    )
+
+
+def describe(x: torch.Tensor, what: str, *extra: str) -> str:
+    """A learner-readable description in English only: 'x = N(0,1) + 1e3, shape (2, 7, 64),
+    float32, ...'. A spec that has not moved to ``described`` gets its Chinese from
+    ``verdict_zh`` (``scenario``)."""
+    return ", ".join([f"x = {what}", f"shape {_shape(x)}", dtype_name(x.dtype), *extra])
 
 
 def describe_zh(x: torch.Tensor, what: str, *extra: str) -> str:
-    """``describe`` in Chinese: 'x = N(0,1) + 1e3，形状 (2, 7, 64)，float32，...'."""
+    """``describe`` put into Chinese by ``verdict_zh`` (for specs not yet on ``described``)."""
     return verdict_zh.description(describe(x, what, *extra))
 
 
@@ -163,19 +187,33 @@ def call(
     train: bool = False,
     seed: int = 0,
     layout: Layout = "contiguous",
-    note: str = "",
+    note: str | Phrase = "",
 ) -> Call:
-    """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape)."""
+    """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape);
+    ``note`` in both languages as a ``Phrase`` (a plain string: English, Chinese derived)."""
     grads = (normal(gen, x.shape, x.dtype),) if backward else None
-    return Call((x,), grads, train=train, seed=seed, layout=layout, note=note)
+    en, zh = note if isinstance(note, Phrase) else (note, "")
+    return Call((x,), grads, train=train, seed=seed, layout=layout, note=en, note_zh=zh)
+
+
+UPDATE_EVERY_PARAMETER = Phrase(
+    "an optimiser-like update of every parameter", "按优化器的方式更新每个参数"
+)
 
 
 def update(
-    gen: torch.Generator, state: dict[str, torch.Tensor], *, scale: float = 0.1, note: str = ""
+    gen: torch.Generator,
+    state: dict[str, torch.Tensor],
+    *,
+    scale: float = 0.1,
+    note: str | Phrase = "",
 ) -> Update:
     """An optimiser-like step: a small random delta for every parameter in ``state``."""
     deltas = {k: normal(gen, v.shape, v.dtype, std=scale) for k, v in state.items()}
-    return Update(deltas, note=note or "an optimiser-like update of every parameter")
+    en, zh = note if isinstance(note, Phrase) else (note, "")
+    if not en:
+        en, zh = UPDATE_EVERY_PARAMETER
+    return Update(deltas, note=en, note_zh=zh)
 
 
 def scenario(
@@ -242,6 +280,10 @@ def raises(
     )
 
 
+NORMAL = same("N(0,1)")
+AFTER_UPDATE_BATCH_OF_1 = Phrase("after the update, on a batch of 1", "参数更新之后，批大小为 1")
+
+
 def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[Case]:
     """The case table shared by ``layer_norm`` and ``rms_norm`` (``bias``: LayerNorm's beta).
 
@@ -251,8 +293,16 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     gradients for detached statistics, a no-grad forward for in-place mutation of the input.
     """
     f32, f64, bf16 = torch.float32, torch.float64, torch.bfloat16
-    affine = "random weight/bias" if bias else "random weight"
-    default = "default init (weight = 1, bias = 0)" if bias else "default init (weight = 1)"
+    affine = (
+        Phrase("random weight/bias", "weight/bias 取随机值")
+        if bias
+        else Phrase("random weight", "weight 取随机值")
+    )
+    default = (
+        Phrase("default init (weight = 1, bias = 0)", "默认初始化（weight = 1，bias = 0）")
+        if bias
+        else Phrase("default init (weight = 1)", "默认初始化（weight = 1）")
+    )
 
     def params(dim: int, dtype: torch.dtype) -> dict[str, torch.Tensor]:
         state = {"weight": affine_weight(gen, dim, dtype)}
@@ -260,14 +310,16 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
             state["bias"] = affine_bias(gen, dim, dtype)
         return state
 
-    def eps_note(eps: float) -> str:
-        return f"eps = {eps:g}" if eps != default_eps else f"default eps = {eps:g}"
+    def eps_note(eps: float) -> Phrase:
+        if eps != default_eps:
+            return same(f"eps = {eps:g}")
+        return Phrase(f"default eps = {eps:g}", f"默认 eps = {eps:g}")
 
     cases: list[Case] = []
 
     def add(
         name: str,
-        what: str,
+        what: Phrase,
         x: torch.Tensor,
         *,
         eps: float = default_eps,
@@ -281,13 +333,15 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
             kwargs["eps"] = eps
         extra = [affine if random_params else default, eps_note(eps)]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         if not backward:
-            extra.append("forward only, under torch.no_grad()")
+            extra.append(FORWARD_ONLY_NO_GRAD)
+        words = described(x, what, *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=[call(gen, x, backward=backward, layout=layout)],
                 init_kwargs=kwargs,
                 state=params(dim, x.dtype) if random_params else None,
@@ -300,16 +354,22 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
         dim = x.shape[-1]
         state = params(dim, x.dtype)
         again = normal(gen, (1, *x.shape[1:]), x.dtype)  # a leading batch of 1
+        words = described(x, NORMAL, affine, eps_note(default_eps), TRAIN_UPDATE_EVAL)
         cases.append(
             scenario(
                 name=name,
-                description=describe(
-                    x, "N(0,1)", affine, eps_note(default_eps), "train, update, eval"
-                ),
+                description=words.en,
+                description_zh=words.zh,
                 steps=[
                     call(gen, x, train=True),
                     update(gen, state),
-                    call(gen, again, note="after the update, on a batch of 1"),
+                    call(
+                        gen,
+                        again,
+                        note=Phrase(
+                            "after the update, on a batch of 1", "参数更新之后，批大小为 1"
+                        ),
+                    ),
                 ],
                 init_kwargs={"dim": dim},
                 state=state,
@@ -321,48 +381,61 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     # E[x^2] - E[x]^2 cancellation) come first.
     add(
         "default_init",
-        "N(0,1)",
+        NORMAL,
         normal(gen, shape_for(gen, 2, 16, max_rows=8), f32),
         random_params=False,
     )
     # A handful of features: there the unbiased variance is off by a factor n/(n-1) >= 8/7.
-    add("small_dim", "N(0,1)", normal(gen, shape_for(gen, 2, choice(gen, [3, 4, 5, 8])), f64))
+    add("small_dim", NORMAL, normal(gen, shape_for(gen, 2, choice(gen, [3, 4, 5, 8])), f64))
     rows = constant_rows(gen, shape_for(gen, 3, 24, max_rows=16), f32)
     rows.view(-1, rows.shape[-1])[0] = 0.0  # an all-zero row: the RMS is 0 too
-    add("constant_rows", "constant along the last dim (k/4, one row all zero)", rows)
-    add("eps_0.1_f64", "N(0,1)", normal(gen, shape_for(gen, 2, 40), f64), eps=0.1)
-    add("tiny_scale", "N(0,1) * 1e-3", normal(gen, shape_for(gen, 2, 48), f32) * 1e-3)
+    add(
+        "constant_rows",
+        Phrase(
+            "constant along the last dim (k/4, one row all zero)",
+            "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
+        ),
+        rows,
+    )
+    add("eps_0.1_f64", NORMAL, normal(gen, shape_for(gen, 2, 40), f64), eps=0.1)
+    add("tiny_scale", same("N(0,1) * 1e-3"), normal(gen, shape_for(gen, 2, 48), f32) * 1e-3)
     # float32 near 1e3: E[x^2] - E[x]^2 cancels catastrophically (~1e6 - 1e6); the two-pass
     # formula keeps ~5e-5 relative accuracy, which is float32's own limit at this offset.
-    add("offset_1e3", "N(0,1) + 1e3", normal(gen, shape_for(gen, 3, 64, max_rows=16), f32) + 1e3)
+    add(
+        "offset_1e3",
+        same("N(0,1) + 1e3"),
+        normal(gen, shape_for(gen, 3, 64, max_rows=16), f32) + 1e3,
+    )
     add_train_update_eval("train_update_eval", normal(gen, shape_for(gen, 3, 64), f32))
-    add("vector_1d", "N(0,1)", normal(gen, (choice(gen, [33, 50, 96]),), f32))
+    add("vector_1d", NORMAL, normal(gen, (choice(gen, [33, 50, 96]),), f32))
     add(
         "strided_4d_f64",
-        "N(0,1)",
+        NORMAL,
         normal(gen, shape_for(gen, 4, 32), f64),
         layout="strided",
     )
-    add("eps_0.01", "N(0,1) * 0.1", normal(gen, shape_for(gen, 3, 20), f32, std=0.1), eps=1e-2)
+    add(
+        "eps_0.01", same("N(0,1) * 0.1"), normal(gen, shape_for(gen, 3, 20), f32, std=0.1), eps=1e-2
+    )
     # One feature: LayerNorm gives exactly bias, RMSNorm about sign(x) * weight. Forward only:
     # the exact input gradient is 0 (LayerNorm) or eps-sized cancellation noise (RMSNorm),
     # which would test the comparison's absolute floor rather than the learner.
     add(
         "dim_1",
-        "N(0,1)",
+        NORMAL,
         normal(gen, shape_for(gen, 2, 1, max_rows=9), f64),
         backward=False,
     )
-    add("wide_1024", "N(0,1)", normal(gen, shape_for(gen, 3, 1024, max_rows=12), f32))
+    add("wide_1024", NORMAL, normal(gen, shape_for(gen, 3, 1024, max_rows=12), f32))
     # Feature sizes that are no multiple of a power of two: code that chunks by 128 shows.
     odd = choice(gen, [200, 300])
-    add("offset_1e4_f64", "N(0,1) + 1e4", normal(gen, shape_for(gen, 2, odd), f64) + 1e4)
+    add("offset_1e4_f64", same("N(0,1) + 1e4"), normal(gen, shape_for(gen, 2, odd), f64) + 1e4)
     add(
         "transposed",
-        "N(0,1)",
+        NORMAL,
         normal(gen, shape_for(gen, 3, 48, max_rows=24), f32),
         layout="transposed",
     )
-    add("forward_no_grad", "N(0,1)", normal(gen, shape_for(gen, 3, 32), f32), backward=False)
-    add("bfloat16", "N(0,1)", normal(gen, shape_for(gen, 2, 64, max_rows=8), bf16))
+    add("forward_no_grad", NORMAL, normal(gen, shape_for(gen, 3, 32), f32), backward=False)
+    add("bfloat16", NORMAL, normal(gen, shape_for(gen, 2, 64, max_rows=8), bf16))
     return cases

@@ -71,6 +71,7 @@ class Call:
     layout: Layout = "contiguous"
     args: tuple[InitValue, ...] = ()
     note: str = ""  # in words, for the verdict ("again, after a parameter update")
+    note_zh: str = ""  # the note in Chinese; empty: ``verdict_zh`` derives it from ``note``
     # In a function exercise with several functions (``softmax`` and ``log_softmax``): the one
     # this call calls. Empty for every other exercise, whose single entry point is called.
     function: str = ""
@@ -91,6 +92,7 @@ class Update:
 
     deltas: Mapping[str, torch.Tensor]
     note: str = "an optimiser-like update of the parameters"
+    note_zh: str = ""  # the note in Chinese; empty: ``verdict_zh`` derives it from ``note``
 
 
 Step = Call | Update

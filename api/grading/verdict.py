@@ -30,10 +30,12 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
-from api.grading import allowlist, diagnosis, harness, labs, wire
+from api.grading import allowlist, check_words, diagnosis, harness, labs, wire
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Finding, quoted
+from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake, Step, Update
+from api.grading.step_words import step_words
 
 log = logging.getLogger("addnorm.grading")
 
@@ -529,10 +531,6 @@ def _str_set(raw: object) -> set[str]:
     return {m for m in raw if isinstance(m, str)}
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.3g}"
-
-
 def _yours(shapes: Mapping[str, list[int]]) -> str:
     """The learner's side of a parameters or buffers check ("yours are none" reads badly)."""
     return f"yours are {_listing(shapes)}" if shapes else "your module has none"
@@ -545,29 +543,8 @@ def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
 
 
 def describe_step(case: Case, k: int, kind: Kind = "module") -> str:
-    """Step ``k`` of the case in words, for a learner: '' for a single call. Only a module has
-    a train or eval mode to name."""
-    steps = case.scenario
-    if len(steps) == 1:
-        return ""
-    step = steps[k]
-    where = f"step {k + 1} of {len(steps)}: "
-    if isinstance(step, Update):
-        return where + step.note
-    # A function has no train/eval mode; in an exercise with several, the call names its own.
-    if step.function:
-        words = f"call of {step.function}"
-    elif kind == "module":
-        words = f"{'train' if step.train else 'eval'}-mode call"
-    else:
-        words = "call"
-    words += " with backward" if step.backward else ", forward only under torch.no_grad()"
-    if step.layout != "contiguous":
-        shape = ", ".join(str(s) for s in step.inputs[0].shape)
-        words += f", input a non-contiguous ({step.layout}) view of shape ({shape})"
-    elif k > 0 and step.inputs[0].shape != case.x.shape:
-        words += f", input of shape ({', '.join(str(s) for s in step.inputs[0].shape)})"
-    return where + words + (f" ({step.note})" if step.note else "")
+    """Step ``k`` of the case in words, in English (``step_words`` says it in both)."""
+    return step_words(case, k, kind).en
 
 
 @dataclass
@@ -623,17 +600,21 @@ def _judge_case(
     tensors: Mapping[str, torch.Tensor],
     expected: Expected,
 ) -> _CaseJudgement:
-    def check(target: str, passed: bool, message: str, step: int = 0, **kw: Any) -> Check:
+    def check(target: str, passed: bool, message: str | Phrase, step: int = 0, **kw: Any) -> Check:
         called = case.scenario[step] if step < len(case.scenario) else None
+        words = step_words(case, step, spec.kind)
+        said = message if isinstance(message, Phrase) else Phrase(message, "")
         return Check(
             case=case.name,
             description=case.description,
             step=step,
-            step_description=describe_step(case, step, spec.kind),
+            step_description=words.en,
+            step_description_zh=words.zh,
             function=called.function or None if isinstance(called, Call) else None,
             target=target,
             passed=passed,
-            message=message,
+            message=said.en,
+            message_zh=said.zh,
             **kw,
         )
 
@@ -959,15 +940,11 @@ def _value_check(
     prepared = expected.prepared(case, key, spec.tolerance(case.dtype))
     cmp = compare_prepared(actual, prepared)
     if cmp.passed:
-        message = f"matches (max error {_fmt(cmp.max_abs)}, allowed {_fmt(cmp.allowed)})"
+        message = check_words.matches(cmp.max_abs, cmp.allowed)
     elif cmp.nonfinite:
-        message = f"{cmp.nonfinite} (first at index {tuple(cmp.worst_index)})"
+        message = check_words.nonfinite(cmp.nonfinite, cmp.worst_index)
     else:
-        idx = tuple(cmp.worst_index)
-        message = (
-            f"differs from the reference by up to {_fmt(cmp.max_abs)} (relative "
-            f"{_fmt(cmp.max_rel)}) at index {idx}; allowed {_fmt(cmp.allowed)} there"
-        )
+        message = check_words.differs(cmp.max_abs, cmp.max_rel, cmp.worst_index, cmp.allowed)
     return check(
         target,
         cmp.passed,

@@ -1,10 +1,15 @@
-"""The Chinese wording of a verdict, derived from its English texts and its structured fields.
+"""The Chinese wording of a verdict, derived from its English texts: the fallback.
 
-The grader words a verdict in English from a small, fixed set of templates (``verdict.py``,
-``static.py``, ``draw.py``); this module knows those templates and says the same thing in
-Chinese. Working from the English text rather than inside the grader keeps the comparison code
-free of wording, and lets a verdict stored before Chinese existed be read in Chinese too.
+Verdict phrases are written in both languages where they are produced (``phrase.Phrase``):
+the norm exercises' case descriptions (``draw.norm_cases``), every step description
+(``step_words``), the platform's extra cases (``coverage``), known mistakes and structured
+findings. This module puts into Chinese what has not moved to the source yet (other specs' case
+descriptions, check messages, the summary line) and every verdict stored before the Chinese
+was written at the source. Do not add rules here for new phrases: write them as a ``Phrase``
+where they are made.
 
+It knows the grader's English templates (``verdict.py``, ``static.py``, ``draw.py``) and says
+the same thing in Chinese; a verdict stored before Chinese existed is read in Chinese this way.
 Each function returns the Chinese text, or, where a template is not known (a spec's free-form
 note, a wording changed in the grader without a Chinese counterpart), leaves that part in
 English: a verdict always renders. ``untranslated`` lists such parts, so a test can hold every
@@ -20,7 +25,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from api.grading.check_words import NONFINITE_ZH
 from api.grading.findings import quoted
+from api.grading.phrase import view_zh
 
 if TYPE_CHECKING:
     from api.grading.spec import Case
@@ -86,14 +93,8 @@ _STRUCTURAL_ZH = {
 }
 
 
-# How a non-contiguous view was made, said as a Chinese reader would (the English word is no
-# identifier the learner types).
-_LAYOUTS = {"transposed": "转置", "strided": "跨步切片"}
-
-
-def _view(layout: str) -> str:
-    made = _LAYOUTS.get(layout)
-    return f"{made}得到的非连续视图" if made else f"非连续（{layout}）视图"
+# How a non-contiguous view was made: the wording producers use at the source.
+_view = view_zh
 
 
 def _listed(values: Sequence[str]) -> str:
@@ -375,11 +376,12 @@ _CALL_NOTES = _rules(
 )
 
 
-def _note(en: str) -> str:
+def note(en: str) -> str:
+    """An update step's note in Chinese (English when unknown)."""
     return _apply(_NOTES, en) or en
 
 
-def _call_note(mode: str | None, note: str) -> str | None:
+def call_note(mode: str | None, note: str) -> str | None:
     """A call's note in Chinese, "" when it only repeats the call's mode, None when unknown."""
     if mode:
         if note in (mode, f"{mode} mode", f"in {mode} mode"):
@@ -422,7 +424,7 @@ def _step_body(en: str) -> str | None:
     elif m["shape"]:
         words += f"，输入形状为 {m['shape']}"
     if m["note"]:
-        said = _call_note(m["mode"], m["note"])
+        said = call_note(m["mode"], m["note"])
         words += f"（{said if said is not None else m['note']}）" if said != "" else ""
     return words
 
@@ -436,7 +438,7 @@ def untranslated_step(en: str) -> list[str]:
     if call is None:
         return [] if _apply(_NOTES, m["body"]) is not None else [m["body"]]
     note = call["note"]
-    return [] if note is None or _call_note(call["mode"], note) is not None else [note]
+    return [] if note is None or call_note(call["mode"], note) is not None else [note]
 
 
 def step(en: str) -> str:
@@ -486,11 +488,7 @@ def _listing(en: str) -> str:
     return "无" if text == "none" else "、".join(_split_top(text))
 
 
-_NONFINITE = {
-    "NaN where the reference is finite": "在参考结果为有限值的位置出现了 NaN",
-    "inf where the reference is finite": "在参考结果为有限值的位置出现了 inf",
-    "a different value where the reference is infinite": "在参考结果为无穷的位置给出了不同的值",
-}
+_NONFINITE = NONFINITE_ZH
 
 _CHECKS = _rules(
     (r"matches", "一致"),
@@ -801,7 +799,9 @@ def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
     described = {c.name: c.description_zh for c in cases if c.description_zh}
     for c in verdict.checks:
         c.description_zh = described.get(c.case) or description(c.description)
-        c.step_description_zh = step(c.step_description) if c.step_description else ""
-        c.message_zh = check_message(c.message)
+        # Written at the source (``step_words``); derived only for a check built without it.
+        if not c.step_description_zh and c.step_description:
+            c.step_description_zh = step(c.step_description)
+        c.message_zh = c.message_zh or check_message(c.message)
     verdict.message_zh = message(verdict.model_dump(mode="json")) or ""
     return verdict

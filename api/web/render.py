@@ -26,6 +26,21 @@ HERE = Path(__file__).resolve().parent
 # script anyway, and a prompt has no need for it.
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
+# Chinese prose is hard-wrapped in the sources like English, and a line break in a paragraph
+# shows as a space: between two Chinese characters (or after full-width punctuation) that is a
+# stray space Chinese typography has none of. Such a break joins the lines; a break beside a
+# Latin word, a number or a formula stays a space ("在 torch.no_grad() 下").
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _softbreak(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    before = tokens[idx - 1].content[-1:] if idx > 0 else ""
+    after = tokens[idx + 1].content[:1] if idx + 1 < len(tokens) else ""
+    return "" if _CJK.match(before) and _CJK.match(after) else "\n"
+
+
+_markdown.add_render_rule("softbreak", _softbreak)
+
 
 # Formulas in $...$ (inline) and $$...$$ (display): KaTeX renders them in the browser. Markdown
 # would read their underscores, stars and backslashes as its own syntax, so each formula is set

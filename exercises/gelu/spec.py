@@ -15,6 +15,7 @@ from torch import nn
 
 from api.grading import draw
 from api.grading.allowlist import ELEMENTARY
+from api.grading.phrase import Phrase, more_calls, points_on, same
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 FLAGS = ("none", "tanh")
@@ -41,7 +42,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         flag: str | None,
         *,
@@ -49,11 +50,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         layout: Layout = "contiguous",
     ) -> None:
         init: dict[str, InitValue] = {} if flag is None else {"approximate": flag}
-        label = "GELU()" if flag is None else f'approximate="{flag}"'
+        label = same("GELU()" if flag is None else f'approximate="{flag}"')
+        # A formula reads the same in both languages.
+        words = draw.described(x, what if isinstance(what, Phrase) else same(what), label)
         cases.append(
             draw.scenario(
                 name=f"{name}_{_tag(flag)}",
-                description=draw.describe(x, what, label),
+                description=words.en,
+                description_zh=words.zh,
                 steps=[draw.call(gen, x, backward=backward, layout=layout)],
                 init_kwargs=init,
                 state=None,
@@ -64,7 +68,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         # One module called again and again: train mode, an (empty) optimiser step, every rank,
         # a leading dim of 1, feature sizes past 128 that are no power of two. GELU has no
         # state, so nothing may change between calls.
-        label = f'approximate="{flag}"'
+        label = same(f'approximate="{flag}"')
         xs = [
             draw.normal(gen, (1, 2, 3, 200), torch.float32) * 3,
             draw.normal(gen, (300,), torch.float32) * 3,
@@ -74,10 +78,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         steps: list[Step] = [draw.call(gen, xs[0], train=True, note="in train mode")]
         steps.append(draw.update(gen, {}, note="an optimiser step (GELU has no parameters)"))
         steps += [draw.call(gen, x, note="again, in eval mode, on a new input") for x in xs[1:]]
+        words = draw.described(xs[0], same("N(0,1) * 3"), label, more_calls(3))
         cases.append(
             draw.scenario(
                 name=f"called_again_{_tag(flag)}",
-                description=draw.describe(xs[0], "N(0,1) * 3", label, "then 3 more calls"),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs={"approximate": flag},
                 state=None,
@@ -88,24 +94,24 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         repeated(flag)
         # The whole curve: the negative tail, the dip near -0.75, the near-identity right side.
         grid = torch.linspace(-10.0, 10.0, 401) + 0.01 * torch.rand(401, generator=gen)
-        add("curve", "401 points on [-10, 10]", grid, flag)
-        add("curve_float64", "401 points on [-10, 10]", grid.double(), flag)
+        add("curve", points_on(401, -10, 10), grid, flag)
+        add("curve_float64", points_on(401, -10, 10), grid.double(), flag)
         # Where exact and tanh differ most (4.7e-4 near x = -2.7), on its own so the largest
         # output does not set the scale of the allowed error.
-        add("bump", "48 points on [-4, -1]", _uniform(gen, 48, -4.0, -1.0), flag)
+        add("bump", points_on(48, -4, -1), _uniform(gen, 48, -4.0, -1.0), flag)
         # |x| up to 1e4: x^3 reaches 1e12 (fine in float32); tanh and erf saturate.
         add("large", "N(0,1) * 1e4", draw.normal(gen, (6, 5), torch.float32) * 1e4, flag)
         add("tiny", "N(0,1) * 1e-3", draw.normal(gen, (4, 7), torch.float64) * 1e-3, flag)
         add(
             "transposed",
-            "N(0,1), a transposed view",
+            Phrase("N(0,1), a transposed view", "N(0,1)，转置后的视图"),
             draw.normal(gen, (3, 13), torch.float32),
             flag,
             layout="transposed",
         )
         # bfloat16 on the negative tail, where 1 + erf(...) cancels in half precision.
         tail = _uniform(gen, 64, -5.0, -3.0)
-        add("tail_bfloat16", "64 points on [-5, -3]", tail.to(torch.bfloat16), flag)
+        add("tail_bfloat16", points_on(64, -5, -3), tail.to(torch.bfloat16), flag)
         # Forward only, under no_grad, where an in-place change of x is looked for.
         add("forward_only", "N(0,1)", draw.normal(gen, (3, 9), torch.float32), flag, backward=False)
     add("default_flag", "N(0,1) * 3", draw.normal(gen, (5, 8), torch.float32) * 3, None)

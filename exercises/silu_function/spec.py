@@ -17,6 +17,7 @@ import torch.nn.functional as F
 
 from api.grading import draw
 from api.grading.allowlist import ELEMENTARY
+from api.grading.phrase import AGAIN_ON_A_NEW_INPUT, Phrase, more_calls, points_on, same
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -34,16 +35,19 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         *,
         backward: bool = True,
         layout: Layout = "contiguous",
     ) -> None:
+        # A formula reads the same in both languages.
+        words = draw.described(x, what if isinstance(what, Phrase) else same(what))
         cases.append(
             draw.scenario(
                 name=name,
-                description=draw.describe(x, what),
+                description=words.en,
+                description_zh=words.zh,
                 steps=[draw.call(gen, x, backward=backward, layout=layout)],
                 init_kwargs={},
                 state=None,
@@ -60,11 +64,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         draw.normal(gen, (2, 3, 17), torch.float32) * 3,
     ]
     steps: list[Step] = [draw.call(gen, xs[0])]
-    steps += [draw.call(gen, x, note="again, on a new input") for x in xs[1:]]
+    steps += [draw.call(gen, x, note=AGAIN_ON_A_NEW_INPUT) for x in xs[1:]]
+    words = draw.described(xs[0], same("N(0,1) * 3"), more_calls(3))
     cases.append(
         draw.scenario(
             name="called_again",
-            description=draw.describe(xs[0], "N(0,1) * 3", "then 3 more calls"),
+            description=words.en,
+            description_zh=words.zh,
             steps=steps,
             init_kwargs={},
             state=None,
@@ -73,15 +79,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     add("standard_normal", "N(0,1)", draw.normal(gen, (2, 5, 9), torch.float32))
     # The whole curve: the minimum near x = -1.28, the derivative's peak of 1.1 near x = 2.4.
     grid = torch.linspace(-10.0, 10.0, 401) + 0.01 * torch.rand(401, generator=gen)
-    add("curve", "401 points on [-10, 10]", grid)
-    add("curve_float64", "401 points on [-10, 10]", grid.double())
+    add("curve", points_on(401, -10, 10), grid)
+    add("curve_float64", points_on(401, -10, 10), grid.double())
     # Large |x|: exp(x) overflows above 88.7 in float32 (709 in float64); sigmoid must not.
     add("large", "N(0,1) * 100", draw.normal(gen, (8, 6), torch.float32) * 100)
     add("huge_float64", "N(0,1) * 1e4", draw.normal(gen, (5, 4), torch.float64) * 1e4)
     add("tiny", "N(0,1) * 1e-3", draw.normal(gen, (3, 7), torch.float64) * 1e-3)
     add(
         "transposed",
-        "N(0,1), a transposed view",
+        Phrase("N(0,1), a transposed view", "N(0,1)，转置后的视图"),
         draw.normal(gen, (3, 11), torch.float32),
         layout="transposed",
     )

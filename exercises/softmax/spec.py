@@ -17,7 +17,8 @@ from collections.abc import Mapping
 import torch
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import choice, describe, normal, randint
+from api.grading.draw import choice, described, normal, randint
+from api.grading.phrase import FORWARD_ONLY_NO_GRAD, Phrase, non_contiguous, same
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
 
 FUNCTIONS = ("softmax", "log_softmax")
@@ -46,7 +47,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         dim: int | None,
         *,
@@ -54,11 +55,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         layout: Layout = "contiguous",
     ) -> None:
         kwargs: dict[str, InitValue] = {} if dim is None else {"dim": dim}
-        extra = ["default dim = -1" if dim is None else f"dim = {dim}"]
+        extra = [
+            Phrase("default dim = -1", "默认 dim = -1") if dim is None else same(f"dim = {dim}")
+        ]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         if not backward:
-            extra.append("forward only, under torch.no_grad()")
+            extra.append(FORWARD_ONLY_NO_GRAD)
+        # A formula reads the same in both languages.
+        words = described(x, what if isinstance(what, Phrase) else same(what), *extra)
         steps = tuple(
             Call(
                 (x,),
@@ -71,7 +76,8 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         cases.append(
             Case(
                 name=name,
-                description=describe(x, what, *extra) + "; softmax, then log_softmax",
+                description=words.en + "; softmax, then log_softmax",
+                description_zh=words.zh + "；先调用 softmax，再调用 log_softmax",
                 x=x,
                 init_kwargs=kwargs,
                 steps=steps,
@@ -84,7 +90,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     t = randint(gen, 5, 12)
     scores = normal(gen, (t, t), F32, std=4.0)
     causal = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
-    add("causal_mask", "4 * N(0,1) scores, -inf above the diagonal (a causal mask)", causal, -1)
+    add(
+        "causal_mask",
+        Phrase(
+            "4 * N(0,1) scores, -inf above the diagonal (a causal mask)",
+            "4 * N(0,1) 的注意力分数，对角线以上为 -inf（因果掩码）",
+        ),
+        causal,
+        -1,
+    )
     # Logits of 1e4: exp overflows in any dtype unless the max is subtracted first.
     rows = randint(gen, 2, 6)
     # float64: exp overflows there too (above 709), and x - (m + log(sum)), the log-sum-exp form
@@ -95,7 +109,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     apart = normal(gen, (2, randint(gen, 9, 14)), F64)
     apart[0] += 1e4
     apart[1] -= 1e4
-    add("rows_apart", "N(0,1), row 0 + 1e4, row 1 - 1e4", apart, -1)
+    add(
+        "rows_apart",
+        Phrase("N(0,1), row 0 + 1e4, row 1 - 1e4", "N(0,1)，第 0 行 + 1e4，第 1 行 - 1e4"),
+        apart,
+        -1,
+    )
     # A spread of 1e3 within a row: log_softmax values near -2000 are finite, while the
     # probabilities behind them underflow to 0 (log 0 = -inf).
     add("spread_1e3", "N(0,1) * 1e3", normal(gen, (randint(gen, 3, 7), 17), F32, std=1e3), -1)
@@ -109,15 +128,30 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     pad = normal(gen, (6, 10), F32, std=2.0)
     masked = torch.rand(6, 10, generator=gen) < 0.5
     masked[:, randint(gen, 0, 9)] = False
-    add("padding_mask", "2 * N(0,1), random -inf entries", pad.masked_fill(masked, -torch.inf), -1)
+    add(
+        "padding_mask",
+        Phrase("2 * N(0,1), random -inf entries", "2 * N(0,1)，随机若干位置为 -inf"),
+        pad.masked_fill(masked, -torch.inf),
+        -1,
+    )
     # Rows of equal values: uniform probabilities, log n; a large constant as well.
     equal = torch.full((3, 8), 2.5)
     equal[1] = 1e4
     equal[2] = -7.0
-    add("equal_rows", "rows of 2.5, of 1e4 and of -7", equal, 1)
+    add(
+        "equal_rows",
+        Phrase("rows of 2.5, of 1e4 and of -7", "各行分别取常数 2.5、1e4 和 -7"),
+        equal,
+        1,
+    )
     # A non-contiguous view reduced over its first axis.
     add("transposed", "N(0,1)", normal(gen, (randint(gen, 5, 12), 4), F32), 0, layout="transposed")
-    add("single_class", "N(0,1) (softmax is 1, log_softmax 0)", normal(gen, (5, 1), F64), -1)
+    add(
+        "single_class",
+        Phrase("N(0,1) (softmax is 1, log_softmax 0)", "N(0,1)（softmax 为 1，log_softmax 为 0）"),
+        normal(gen, (5, 1), F64),
+        -1,
+    )
     # One long vector with a feature size that is no power of two, and a batch of one.
     add(
         "vector_1d",

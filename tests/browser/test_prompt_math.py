@@ -69,3 +69,41 @@ def test_every_prompt_and_formula_hint_is_typeset(
         watch.assert_clean()
     finally:
         context.close()
+
+
+# What sticks out of the prompt pane sideways, narrowed to 282 px as a learner may drag it: the
+# pane itself must not scroll; a wide formula or code block scrolls inside its own box.
+OVERFLOW = """pane => {
+    const out = [];
+    if (pane.scrollWidth > pane.clientWidth + 1)
+        out.push(`pane ${pane.scrollWidth} > ${pane.clientWidth}`);
+    const right = pane.getBoundingClientRect().right;
+    for (const el of pane.querySelectorAll(".katex-display, .katex, pre, table, img")) {
+        const scroller = el.closest(".katex-display, pre, .scroll");
+        if (scroller && scroller !== el && scroller.contains(el)) continue;
+        const end = Math.round(el.getBoundingClientRect().right);
+        const scrolls = el.matches(".katex-display, pre") && el.scrollWidth > el.clientWidth;
+        if (end > right + 1 && !scrolls)
+            out.push(`${el.className || el.tagName} ends at ${end} > ${Math.round(right)}`);
+    }
+    return out;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_wide_formulas_scroll_in_their_own_box(server: Server, browser: Browser, lang: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=LOCALES[lang])
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        sign_up(page, server, f"wide math {lang}")
+        for slug in sorted(CATALOG):
+            page.goto(f"{server.url}/app/exercises/{slug}")
+            expect(page.get_by_test_id("prompt").locator(".katex").first).to_be_attached()
+            pane = page.locator(".pane-prompt")
+            pane.evaluate("pane => { pane.style.width = '282px'; pane.style.minWidth = '0'; }")
+            found += [f"{slug}: {what}" for what in pane.evaluate(OVERFLOW)]
+        assert found == []
+    finally:
+        context.close()

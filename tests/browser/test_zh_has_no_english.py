@@ -96,6 +96,36 @@ class _Text(HTMLParser):
             self.parts.append(data.strip())
 
 
+# Chinese typography slips in running text: a half-width colon or semicolon after a Chinese
+# word, and a space after full-width punctuation or between two Chinese characters (a
+# hard-wrapped source line shown as a space).
+_SLIP = re.compile(
+    r"[\u4e00-\u9fff][:;](?:\s|$)"
+    r"|[，。；：、！？）][ \t\n]+(?=[\u4e00-\u9fff])"
+    r"|(?<=[\u4e00-\u9fff])[ \t\n]+(?=[\u4e00-\u9fff])"
+)
+
+
+def typography_slips(html: str) -> list[str]:
+    """Each slip of Chinese typography in a page's running text, with its neighbourhood."""
+    parser = _Text()
+    parser.feed(html)
+    return [
+        part[max(0, m.start() - 8) : m.end() + 8]
+        for part in parser.parts
+        for m in _SLIP.finditer(part)
+    ]
+
+
+def test_the_typography_check_finds_slips() -> None:
+    assert typography_slips("<p>评测结果: 未通过</p>") == ["评测结果: 未通过"]
+    assert typography_slips("<p>标准差，\n再逐特征</p>") != []
+    assert typography_slips("<p>标准差\n再逐特征</p>") != []
+    # Chinese beside a Latin word, a number or code keeps its space; code is not running text.
+    assert typography_slips("<p>在 torch.no_grad() 下只做前向，形状 (2, 3)：x</p>") == []
+    assert typography_slips("<pre>标准差: 再</pre>") == []
+
+
 def page_sentences(html: str) -> list[str]:
     parser = _Text()
     parser.feed(html)
@@ -157,6 +187,7 @@ def test_no_english_on_chinese_pages_and_verdicts(
     html = web.get(f"/app/exercises/{slug}").text
     assert 'data-testid="verdict"' in html
     found = {f"page: {s}" for s in page_sentences(html)}
+    found |= {f"page typography: {s!r}" for s in typography_slips(html)}
 
     verdict = api.post(f"/exercises/{slug}/submissions?lang=zh", json={"code": code})
     assert verdict.status_code in (200, 201), verdict.text

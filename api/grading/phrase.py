@@ -1,0 +1,67 @@
+"""A learner-facing phrase written in both languages where it is produced.
+
+The grader used to word its texts in English only and ``verdict_zh`` put them into Chinese
+afterwards, by pattern: every new English phrase needed a rule there, and one without a rule
+stayed English on a Chinese page. A producer that builds a ``Phrase`` says the Chinese itself,
+beside the English, so nothing is translated after the fact. Producers move to it family by
+family; ``verdict_zh`` remains for what has not moved yet and for verdicts stored before.
+
+Chinese typography: full-width punctuation between Chinese words (``，`` ``（）`` ``：``), one
+space between a Chinese word and a number, name or formula, none between Chinese words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+
+class Phrase(NamedTuple):
+    en: str
+    zh: str
+
+
+def same(text: str) -> Phrase:
+    """Text that reads the same in both languages: a formula, a number, code, a name."""
+    return Phrase(text, text)
+
+
+def listing(parts: Iterable[Phrase]) -> Phrase:
+    """Parts said one after another: ', ' in English, '，' in Chinese."""
+    items = list(parts)
+    return Phrase(", ".join(p.en for p in items), "，".join(p.zh for p in items))
+
+
+# How a non-contiguous view was made, said as a Chinese reader would (the English word is no
+# identifier the learner types).
+_LAYOUTS_ZH = {"transposed": "转置", "strided": "跨步切片"}
+
+
+def view_zh(layout: str) -> str:
+    made = _LAYOUTS_ZH.get(layout)
+    return f"{made}得到的非连续视图" if made else f"非连续（{layout}）视图"
+
+
+def non_contiguous(layout: str) -> Phrase:
+    """'a non-contiguous (transposed) view'."""
+    return Phrase(f"a non-contiguous ({layout}) view", view_zh(layout))
+
+
+FORWARD_ONLY_NO_GRAD = Phrase(
+    "forward only, under torch.no_grad()", "在 torch.no_grad() 下只做前向"
+)
+TRAIN_UPDATE_EVAL = Phrase(
+    "train, update, eval", "先以 train 模式调用，更新参数后再以 eval 模式调用"
+)
+
+
+def points_on(n: int, lo: int, hi: int) -> Phrase:
+    """An input of ``n`` points spread over ``[lo, hi]``."""
+    return Phrase(f"{n} points on [{lo}, {hi}]", f"区间 [{lo}, {hi}] 上的 {n} 个点")
+
+
+def more_calls(n: int) -> Phrase:
+    return Phrase(f"then {n} more calls", f"之后再调用 {n} 次")
+
+
+AGAIN_ON_A_NEW_INPUT = Phrase("again, on a new input", "换一个新输入再次调用")

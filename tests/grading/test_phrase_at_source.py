@@ -1,0 +1,132 @@
+"""Verdict phrases written in both languages where they are produced (``api.grading.phrase``):
+the norm exercises' case descriptions and every step description say their Chinese without
+``verdict_zh``'s rules, in the same words the rules gave (stored verdicts read the same), and
+``verdict_zh.fill`` keeps what the source wrote."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import torch
+
+from api.content.catalog import load_catalog
+from api.grading import check_words, coverage, draw, verdict_zh
+from api.grading.phrase import Phrase
+from api.grading.step_words import step_words
+from api.grading.verdict import Check, Verdict
+from tests.support import REPO
+
+CATALOG = load_catalog(REPO / "exercises")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# Two English words in a row: a sentence, not an identifier, dtype or formula.
+ENGLISH_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})+(?![\w.(])")
+
+
+def _no_rules(*_: Any, **__: Any) -> Any:
+    raise AssertionError("derived by verdict_zh instead of written at the source")
+
+
+@pytest.fixture
+def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("description", "step", "note", "call_note"):
+        monkeypatch.setattr(verdict_zh, name, _no_rules)
+    yield
+
+
+# The exercises whose case table says its descriptions in both languages itself.
+AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu", "silu_function")
+
+
+@pytest.mark.parametrize("slug", AT_SOURCE)
+def test_case_descriptions_are_written_in_chinese(without_rules: None, slug: str) -> None:
+    cases = CATALOG[slug].spec.make_cases(torch.Generator().manual_seed(0))
+    assert len(cases) >= 10
+    for case in cases:
+        zh = case.description_zh
+        assert CJK.search(zh) and "，" in zh, (case.name, zh)
+        assert ENGLISH_RUN.findall(zh) == [], (case.name, zh)
+        # Full-width commas between the parts; a half-width one only inside a shape, an
+        # interval or a formula.
+        assert ", " not in re.sub(r"\([^()]*\)|\[[^][]*\]", "", zh), (case.name, zh)
+
+
+def test_norm_step_descriptions_are_written_in_chinese(without_rules: None) -> None:
+    cases = draw.norm_cases(torch.Generator().manual_seed(0), default_eps=1e-5, bias=True)
+    (case,) = [c for c in cases if c.name == "train_update_eval"]
+    said = [step_words(case, k) for k in range(len(case.scenario))]
+    shape = tuple(case.scenario[2].inputs[0].shape)
+    assert [w.zh for w in said] == [
+        "第 1/3 步：以 train 模式调用并做反向传播",
+        "第 2/3 步：按优化器的方式更新每个参数",
+        f"第 3/3 步：以 eval 模式调用并做反向传播，输入形状为 {shape}（参数更新之后，批大小为 1）",
+    ]
+    assert said[2].en.startswith("step 3 of 3: eval-mode call with backward, input of shape")
+
+
+@pytest.mark.parametrize("slug", sorted(CATALOG))
+def test_source_wording_is_the_wording_stored_verdicts_had(slug: str) -> None:
+    """The Chinese written at the source equals what the rules derive from its English: a
+    verdict stored before reads the same as a new one (and the goldens do not move)."""
+    spec = CATALOG[slug].spec
+    for seed in (0, 1):
+        for case in spec.make_cases(torch.Generator().manual_seed(seed)):
+            if slug in AT_SOURCE:
+                assert case.description_zh == verdict_zh.description(case.description)
+        for case in coverage.cases(spec, torch.Generator().manual_seed(seed)):
+            for k in range(len(case.scenario)):
+                words = step_words(case, k, spec.kind)
+                assert words.zh == (verdict_zh.step(words.en) if words.en else ""), words
+
+
+def test_fill_keeps_the_chinese_the_source_wrote() -> None:
+    check = Check(
+        case="c",
+        description="x = N(0,1), shape (2, 3), float32",
+        step=1,
+        step_description="step 2 of 2: a note no rule knows",
+        step_description_zh="第 2/2 步：源头写好的中文",
+        target="output",
+        passed=False,
+        message="",
+    )
+    verdict = Verdict(status="failed", message="1 of 1 cases failed.", checks=[check])
+    assert verdict_zh.fill(verdict).checks[0].step_description_zh == "第 2/2 步：源头写好的中文"
+    # Without it, the rules are the fallback (and leave an unknown note in English).
+    check.step_description_zh = ""
+    filled = verdict_zh.fill(verdict).checks[0].step_description_zh
+    assert filled == "第 2/2 步：a note no rule knows"
+
+
+def test_value_checks_say_what_they_found_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wrong LayerNorm graded in-process: every value check's message has its Chinese from
+    ``check_words``, with the rules for check messages disabled."""
+    from tests.exercises import golden
+
+    monkeypatch.setattr(verdict_zh, "check_message", _no_rules)
+    monkeypatch.setattr(verdict_zh, "message", lambda view: "")  # the summary: not moved yet
+    spec = CATALOG["layer_norm"].spec
+    code = (REPO / "exercises/layer_norm/variants/failed_unbiased_variance.py").read_text()
+    v = golden.grade(code, spec)
+    assert v.status == "failed"
+    valued = [c for c in v.checks if c.max_abs_error is not None or "NaN" in c.message]
+    assert len(valued) > 10
+    for c in valued:
+        assert CJK.search(c.message_zh) and ENGLISH_RUN.findall(c.message_zh) == [], c
+    said = {c.message_zh.split("（")[0].split("最多")[0] for c in valued}
+    assert said >= {"一致", "与参考结果", "在参考结果为有限值的位置出现了 NaN"}, said
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        check_words.matches(1e-7, 2e-5),
+        check_words.differs(0.0828, 0.0318, [0, 12], 0.000574),
+        check_words.nonfinite("NaN where the reference is finite", [3]),
+        check_words.nonfinite("a different value where the reference is infinite", [0, 1]),
+    ],
+)
+def test_check_words_are_what_the_rules_derived(words: Phrase) -> None:
+    assert words.zh == verdict_zh.check_message(words.en)
