@@ -192,7 +192,7 @@ def call(
     """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape);
     ``note`` in both languages as a ``Phrase`` (a plain string: English, Chinese derived)."""
     grads = (normal(gen, x.shape, x.dtype),) if backward else None
-    en, zh = note if isinstance(note, Phrase) else (note, "")
+    en, zh = note if isinstance(note, Phrase) else (note, None)
     return Call((x,), grads, train=train, seed=seed, layout=layout, note=en, note_zh=zh)
 
 
@@ -210,7 +210,7 @@ def update(
 ) -> Update:
     """An optimiser-like step: a small random delta for every parameter in ``state``."""
     deltas = {k: normal(gen, v.shape, v.dtype, std=scale) for k, v in state.items()}
-    en, zh = note if isinstance(note, Phrase) else (note, "")
+    en, zh = note if isinstance(note, Phrase) else (note, None)
     if not en:
         en, zh = UPDATE_EVERY_PARAMETER
     return Update(deltas, note=en, note_zh=zh)

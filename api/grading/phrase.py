@@ -65,3 +65,41 @@ def more_calls(n: int) -> Phrase:
 
 
 AGAIN_ON_A_NEW_INPUT = Phrase("again, on a new input", "换一个新输入再次调用")
+
+EVAL_UPDATE_EVAL = Phrase(
+    "eval, update, eval again", "先以 eval 模式调用，更新参数后再以 eval 模式调用"
+)
+DEFAULT_INIT = Phrase("default init", "默认初始化")
+AN_UPDATE_OF_WEIGHT_AND_BIAS = Phrase(
+    "an optimiser-like update of weight and bias", "按优化器的方式更新 weight 和 bias"
+)
+
+
+def modes(called: Iterable[str]) -> Phrase:
+    """The modes a module is called in, one after another: 'train then eval', '依次以 train、
+    eval 模式调用'; one call: 'train', 'train 模式'."""
+    said = list(called)
+    en = " then ".join(said)
+    if len(said) == 1:
+        return Phrase(en, f"{said[0]} 模式")
+    return Phrase(en, "依次以 " + "、".join(said) + " 模式调用")
+
+
+def after_the_update(note: str = "") -> Phrase:
+    """A call's note after an update: 'after the update', 'eval, after the update'."""
+    return Phrase(f"{note}after the update", "参数更新之后")
+
+
+# A call's note that only repeats the call's own mode: nothing to add in Chinese, where the
+# step already says it ("第 1/5 步：以 train 模式调用并做反向传播").
+IN_TRAIN_MODE = Phrase("in train mode", "")
+AGAIN_IN_EVAL_MODE_ON_A_NEW_INPUT = Phrase(
+    "again, in eval mode, on a new input", AGAIN_ON_A_NEW_INPUT.zh
+)
+
+
+def no_parameters(module: str) -> Phrase:
+    """An update step of a module with nothing to update."""
+    return Phrase(
+        f"an optimiser step ({module} has no parameters)", f"一次优化器更新（{module} 没有参数）"
+    )

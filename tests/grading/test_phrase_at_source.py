@@ -37,7 +37,14 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 # The exercises whose case table says its descriptions in both languages itself.
-AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu", "silu_function")
+AT_SOURCE = (
+    "layer_norm",
+    "rms_norm",
+    "softmax",
+    "gelu",
+    "silu_function",
+    "batch_norm_1d",
+)
 
 
 @pytest.mark.parametrize("slug", AT_SOURCE)
@@ -51,6 +58,10 @@ def test_case_descriptions_are_written_in_chinese(without_rules: None, slug: str
         # Full-width commas between the parts; a half-width one only inside a shape, an
         # interval or a formula.
         assert ", " not in re.sub(r"\([^()]*\)|\[[^][]*\]", "", zh), (case.name, zh)
+        # Every step's note too: a step described without the rules.
+        for k in range(len(case.scenario)):
+            said = step_words(case, k, CATALOG[slug].spec.kind).zh
+            assert ENGLISH_RUN.findall(said) == [], (case.name, k, said)
 
 
 def test_norm_step_descriptions_are_written_in_chinese(without_rules: None) -> None:
