@@ -266,6 +266,7 @@ def raises(
     description: str,
     init_kwargs: dict[str, InitValue],
     module_args: dict[str, ModuleArg] | None = None,
+    description_zh: str = "",
 ) -> Case:
     """A case whose constructor must raise ``error`` (an exception class name such as
     ``"ValueError"``; a subclass counts): contracts like "an unknown placement raises
@@ -273,6 +274,7 @@ def raises(
     return Case(
         name=name,
         description=description,
+        description_zh=description_zh,
         x=torch.zeros(1),
         init_kwargs=init_kwargs,
         module_args=module_args or {},

@@ -103,3 +103,13 @@ def no_parameters(module: str) -> Phrase:
     return Phrase(
         f"an optimiser step ({module} has no parameters)", f"一次优化器更新（{module} 没有参数）"
     )
+
+
+def constructor_raises(call: str, error: str) -> Phrase:
+    """A contract case: 'Dropout(p=1.5): the constructor raises ValueError'."""
+    return Phrase(f"{call}: the constructor raises {error}", f"{call}：构造函数应抛出 {error}")
+
+
+def default_value(name: str, value: str) -> Phrase:
+    """'default p = 0.5'."""
+    return Phrase(f"default {name} = {value}", f"默认 {name} = {value}")

@@ -228,7 +228,7 @@ _FRAGMENTS = _rules(
     # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
     (r"(?P<n>\d+) keys?", "{n} 个 key"),
     (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),
-    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key padding 掩码 ({s})"),
+    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key 填充掩码 ({s})"),
     (r"boolean mask \((?P<s>[^)]*)\)", "布尔掩码 ({s})"),
     (r"rows (?P<a>\d+) and (?P<b>\d+) fully masked", "第 {a} 行和第 {b} 行整行被掩码"),
     (
