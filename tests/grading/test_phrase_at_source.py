@@ -46,6 +46,7 @@ AT_SOURCE = (
     "batch_norm_1d",
     "dropout",
     "scaled_dot_product_attention",
+    "online_softmax",
 )
 
 
