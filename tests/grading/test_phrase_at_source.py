@@ -47,6 +47,8 @@ AT_SOURCE = (
     "dropout",
     "scaled_dot_product_attention",
     "online_softmax",
+    "mixed_precision_norm",
+    "fused_add_rms_norm",
 )
 
 
