@@ -113,3 +113,15 @@ def constructor_raises(call: str, error: str) -> Phrase:
 def default_value(name: str, value: str) -> Phrase:
     """'default p = 0.5'."""
     return Phrase(f"default {name} = {value}", f"默认 {name} = {value}")
+
+
+RANDOM_WEIGHT_BIAS = Phrase("random weight/bias", "weight/bias 取随机值")
+
+# Batch norm's statistics (batch_norm_1d, batch_norm_backward).
+ONE_SEQUENCE = Phrase("one sequence (statistics over L)", "只有一条序列（统计量沿 L 计算）")
+BATCH_OF_TWO = Phrase("a batch of two (n / (n - 1) = 2)", "批大小为 2（n / (n - 1) = 2）")
+CHANNEL_OFFSETS = Phrase("N(0,1) + channel offsets", "N(0,1) + 各通道的偏移")
+
+
+def channels_offset_by(offsets: str) -> Phrase:
+    return Phrase(f"channels offset by {offsets}", f"各通道加上偏移 {offsets}")

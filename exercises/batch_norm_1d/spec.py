@@ -17,10 +17,14 @@ from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, choice, described, normal, randint, scenario
 from api.grading.phrase import (
     AN_UPDATE_OF_WEIGHT_AND_BIAS,
+    BATCH_OF_TWO,
+    CHANNEL_OFFSETS,
     DEFAULT_INIT,
     EVAL_UPDATE_EVAL,
+    ONE_SEQUENCE,
     Phrase,
     after_the_update,
+    channels_offset_by,
     listing,
     modes,
     non_contiguous,
@@ -83,7 +87,6 @@ _LOADED_STATE = Phrase(
     "loaded state (random weight, bias and running statistics)",
     "载入的状态（weight、bias 和滑动统计量取随机值）",
 )
-_CHANNEL_OFFSETS = Phrase("N(0,1) + channel offsets", "N(0,1) + 各通道的偏移")
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -128,9 +131,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     off = _offsets(gen, c, f32, 2)
     add(
         "train_then_eval_2d",
-        listing(
-            [same("(N, C)"), Phrase("channels offset by 3 * N(0,1)", "各通道加上偏移 3 * N(0,1)")]
-        ),
+        listing([same("(N, C)"), channels_offset_by("3 * N(0,1)")]),
         [
             call(gen, normal(gen, (ri(4, 12), c), f32, std=2.0) + off, train=True),
             update(c, f32),
@@ -204,7 +205,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         listing(
             [
                 same("N(0,1) + 1"),
-                Phrase("a batch of two (n / (n - 1) = 2)", "批大小为 2（n / (n - 1) = 2）"),
+                BATCH_OF_TWO,
             ]
         ),
         [
@@ -220,7 +221,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         listing(
             [
                 same("2 * N(0,1)"),
-                Phrase("one sequence (statistics over L)", "只有一条序列（统计量沿 L 计算）"),
+                ONE_SEQUENCE,
             ]
         ),
         [
@@ -254,7 +255,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     x = normal(gen, (ri(3, 5), c, ri(3, 6)), f32) + _offsets(gen, c, f32, 3)
     add(
         "transposed_input",
-        listing([_CHANNEL_OFFSETS, non_contiguous("transposed")]),
+        listing([CHANNEL_OFFSETS, non_contiguous("transposed")]),
         [
             call(gen, x, train=True, layout="transposed"),
             update(c, f32),
@@ -266,7 +267,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     c = choice(gen, [200, 300])
     add(
         "wide_channels_f64",
-        _CHANNEL_OFFSETS,
+        CHANNEL_OFFSETS,
         [
             call(gen, normal(gen, (ri(4, 8), c), f64) + _offsets(gen, c, f64, 2), train=True),
             update(c, f64),

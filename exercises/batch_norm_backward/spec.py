@@ -24,7 +24,18 @@ import torch
 import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import choice, describe, normal, randint, scenario, shape_for
+from api.grading.draw import choice, described, normal, randint, scenario, shape_for
+from api.grading.phrase import (
+    BATCH_OF_TWO,
+    CHANNEL_OFFSETS,
+    FORWARD_ONLY_NO_GRAD,
+    ONE_SEQUENCE,
+    RANDOM_WEIGHT_BIAS,
+    Phrase,
+    channels_offset_by,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
 F32, F64 = torch.float32, torch.float64
@@ -48,14 +59,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         *,
         eps: float = 1e-5,
         default_params: bool = False,
         backward: bool = True,
         layout: Layout = "contiguous",
-        extra: tuple[str, ...] = (),
+        extra: tuple[Phrase, ...] = (),
     ) -> None:
         c, dtype = x.shape[1], x.dtype
         if default_params:
@@ -66,18 +77,22 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         grads = (normal(gen, x.shape, dtype),) if backward else None
         words = [
             *extra,
-            "weight = 1, bias = 0" if default_params else "random weight/bias",
-            f"eps = {eps:g}",
+            Phrase("weight = 1, bias = 0", "weight = 1，bias = 0")
+            if default_params
+            else RANDOM_WEIGHT_BIAS,
+            same(f"eps = {eps:g}"),
         ]
         if layout != "contiguous":
-            words.append(f"a non-contiguous ({layout}) view")
+            words.append(non_contiguous(layout))
         if not backward:
-            words.append("forward only, under torch.no_grad()")
+            words.append(FORWARD_ONLY_NO_GRAD)
+        said = described(x, what if isinstance(what, Phrase) else same(what), *words)
         step = Call((x, w, b), grads, layout=layout, args=(eps,))
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *words),
+                description=said.en,
+                description_zh=said.zh,
                 steps=[step],
                 init_kwargs={},
                 state=None,
@@ -100,20 +115,20 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         "one_sequence",
         "N(0,1)",
         normal(gen, (1, randint(gen, 3, 8), randint(gen, 12, 20)), F32),
-        extra=("one sequence (statistics over L)",),
+        extra=(ONE_SEQUENCE,),
     )
     add(
         "batch_of_two",
         "N(0,1)",
         normal(gen, (2, randint(gen, 4, 9)), F64),
-        extra=("a batch of two (n / (n - 1) = 2)",),
+        extra=(BATCH_OF_TWO,),
     )
     offsets = normal(gen, (1, 8, 1), F32, std=100.0)
     add(
         "channel_offsets",
-        "N(0,1) + channel offsets",
+        CHANNEL_OFFSETS,
         normal(gen, (4, 8, 12), F32) + offsets,
-        extra=("channels offset by 100 * N(0,1)",),
+        extra=(channels_offset_by("100 * N(0,1)"),),
     )
     add(
         "default_params_transposed",

@@ -24,6 +24,7 @@ from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, choice, described, normal, randint, scenario, update
 from api.grading.phrase import (
     DEFAULT_INIT,
+    RANDOM_WEIGHT_BIAS,
     TRAIN_UPDATE_EVAL,
     Phrase,
     listing,
@@ -74,7 +75,6 @@ BANNED = (
 
 _NOT_CAST = Phrase("float32 parameters (not cast)", "float32 参数（不随输入转换）")
 _CAST = Phrase("model cast to x's dtype", "模型转换为 x 的 dtype")
-_RANDOM_WEIGHT_BIAS = Phrase("random weight/bias", "weight/bias 取随机值")
 # The last call's note only repeats its mode: nothing to add in Chinese.
 _EVAL = Phrase("eval", "")
 
@@ -114,7 +114,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         if x.dtype in (f32, f64):
             name_ = "float32" if x.dtype == f32 else "float64"
             params = Phrase(f"{name_} parameters", f"{name_} 参数")
-        init = _RANDOM_WEIGHT_BIAS if random_state else DEFAULT_INIT
+        init = RANDOM_WEIGHT_BIAS if random_state else DEFAULT_INIT
         extra = [params, init, same(f"eps = {eps:g}"), TRAIN_UPDATE_EVAL]
         if layout != "contiguous":
             extra.append(non_contiguous(layout))

@@ -49,6 +49,7 @@ AT_SOURCE = (
     "online_softmax",
     "mixed_precision_norm",
     "fused_add_rms_norm",
+    "batch_norm_backward",
 )
 
 
