@@ -50,6 +50,8 @@ AT_SOURCE = (
     "mixed_precision_norm",
     "fused_add_rms_norm",
     "batch_norm_backward",
+    "pre_post_ln_gradients",
+    "bf16_norm_precision",
 )
 
 
