@@ -803,5 +803,6 @@ def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
         if not c.step_description_zh and c.step_description:
             c.step_description_zh = step(c.step_description)
         c.message_zh = c.message_zh or check_message(c.message)
-    verdict.message_zh = message(verdict.model_dump(mode="json")) or ""
+    # Written at the source (the static checks' findings); derived for the rest.
+    verdict.message_zh = verdict.message_zh or message(verdict.model_dump(mode="json")) or ""
     return verdict

@@ -150,3 +150,45 @@ def test_value_checks_say_what_they_found_in_chinese(monkeypatch: pytest.MonkeyP
 )
 def test_check_words_are_what_the_rules_derived(words: Phrase) -> None:
     assert words.zh == verdict_zh.check_message(words.en)
+
+
+# Code the static checks refuse, one finding each (the layer_norm exercise: a class; softmax:
+# functions).
+REFUSED = [
+    ("layer_norm", "x = (\n"),
+    ("layer_norm", "def f(:\n    pass\n"),
+    ("layer_norm", "x = " + "(" * 300 + ")" * 300 + "\n"),
+    ("layer_norm", "x = 1\x00\n"),
+    ("layer_norm", "import torch\n"),
+    ("softmax", "import torch\n"),
+    ("layer_norm", "#" * (70 * 1024)),
+    (
+        "layer_norm",
+        "import torch.nn.functional as F\nfrom torch import nn\n\n\nclass LayerNorm(nn.Module):\n"
+        "    def forward(self, x):\n        return F.layer_norm(x, x.shape[-1:])\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("slug", "code"), REFUSED)
+def test_static_findings_are_written_in_chinese(
+    monkeypatch: pytest.MonkeyPatch, slug: str, code: str
+) -> None:
+    """A refused submission's message has its Chinese from the static check itself, the rules
+    for the verdict's message disabled; where a rule knew the English it says the same."""
+    from api.grading.grader import static_verdict
+
+    spec = CATALOG[slug].spec
+    derived = static_verdict(code, spec)
+    assert derived is not None
+    with monkeypatch.context() as m:
+        m.setattr(verdict_zh, "message", _no_rules)
+        v = static_verdict(code, spec)
+    assert v is not None and v.message == derived.message
+    assert CJK.search(v.message_zh), v.message_zh
+    # Python's own error text (after the colon) stays as Python wrote it.
+    python_said = "SyntaxError" in v.message or "cannot be parsed" in v.message
+    said = v.message_zh.split("：")[0] if python_said else v.message_zh
+    assert ENGLISH_RUN.findall(said) == [], v.message_zh
+    rules = verdict_zh.message({"message": v.message})
+    assert rules is None or rules == v.message_zh, (v.message_zh, rules)
