@@ -258,6 +258,7 @@ STRUCTURAL = {
     "grad_mode": "switched grad mode on",
     "engine": "ran the autograd engine (torch.autograd.grad, .backward(), torch.func)",
     "forward_ad": "used forward-mode AD",
+    "graph": "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)",
 }
 MAX_REPORTED = 8
 
@@ -270,21 +271,49 @@ def _dispatches_itself(cls: Any) -> bool:
     )
 
 
+# The types every operation of plain code carries: known not to dispatch themselves, so the
+# hot path is one set lookup (``Guard.__torch_dispatch__`` runs for every operation).
+_PLAIN_TYPES = frozenset((torch.Tensor, torch.nn.Parameter))
+
+
+def _requires_grad(args: Any, kwargs: Any) -> bool:
+    """Some tensor among the operation's arguments requires grad (an operation autograd is
+    recording, when grad mode is on)."""
+    from torch.utils._pytree import tree_flatten
+
+    leaves, _ = tree_flatten((args, kwargs))
+    return any(isinstance(a, torch.Tensor) and a.requires_grad for a in leaves)
+
+
 class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
     """Refuses every ATen operation outside ``allowed`` while ``active``, recording its name;
     within ``hand_written`` (a custom Function's forward or backward run by the harness),
     records grad mode switched on or the autograd engine entered. ``allowed`` None: no list,
     only the structural check."""
 
-    def __init__(self, allowed: frozenset[str] | None) -> None:
+    def __init__(self, allowed: frozenset[str] | None, *, by_hand_only: bool = False) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.allowed = allowed
         self.active = True
         self.tampered = False
         self.hand_written = False
+        # An exercise whose whole job is a hand-written backward (``autograd_function``): the
+        # learner's code may not record an autograd graph anywhere, not only inside forward
+        # and backward. A graph recorded in an overridden ``apply``, in ``setup_context`` or a
+        # helper, then walked node by node in backward (each node's formula called by hand,
+        # no engine entered, grad mode off), is autograd doing the work all the same.
+        self.by_hand_only = by_hand_only
+        # Set by the harness while the learner's ``Function.apply`` runs (with whatever the
+        # learner put around the Function's forward: an overridden ``apply``, ``setup_context``).
+        self.in_apply = False
+        self.graph_outside = False
+        # The learner's own backward ran (set by the harness): a graph recorded around a
+        # Function whose backward autograd never runs is the ``backward_not_used`` mistake.
+        self.ran_by_hand = False
         self.refused: list[str] = []
         self.structural: list[str] = []
         self._verdicts: dict[Any, bool] = {}
+        self._plain: set[Any] = set(_PLAIN_TYPES)
 
     def _admits(self, func: Any) -> bool:
         known = self._verdicts.get(func)
@@ -304,13 +333,23 @@ class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
         if self.active:
             if self.hand_written:
                 self._check_by_hand()
-            own = [t for t in types if _dispatches_itself(t)]
-            if own:
-                # A tensor subclass with a __torch_dispatch__ of its own: what it runs inside
-                # that handler runs with this mode off the stack, out of its sight.
-                kind = getattr(own[0], "__name__", "subclass")[:40]
-                self._note(self.refused, f"subclass::{kind}")
-                raise RuntimeError(refusal(f"subclass::{kind}"))
+            elif (
+                self.in_apply
+                and not self.graph_outside
+                and torch.is_grad_enabled()
+                and _requires_grad(args, kwargs)
+            ):
+                self.graph_outside = True
+            for t in types:
+                if t in self._plain:
+                    continue
+                if _dispatches_itself(t):
+                    # A tensor subclass with a __torch_dispatch__ of its own: what it runs
+                    # inside that handler runs with this mode off the stack, out of its sight.
+                    kind = getattr(t, "__name__", "subclass")[:40]
+                    self._note(self.refused, f"subclass::{kind}")
+                    raise RuntimeError(refusal(f"subclass::{kind}"))
+                self._plain.add(t)
             if not self._admits(func):
                 packet = getattr(func, "_overloadpacket", func)
                 namespace = getattr(func, "namespace", "aten")
@@ -353,6 +392,15 @@ class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
             yield
         finally:
             self.hand_written = was
+
+    def findings(self) -> list[str]:
+        """What the structural check found, for the child's report: a graph recorded outside
+        the Function counts only where the learner's backward ran (an ``apply`` that skips
+        the Function is the ``backward_not_used`` mistake, graded as such)."""
+        found = list(self.structural)
+        if self.graph_outside and self.ran_by_hand and "graph" not in found:
+            found.append("graph")
+        return found
 
     def installed(self) -> bool:
         """Still on the dispatch-mode stack, switched on: a submission that took it off, or
