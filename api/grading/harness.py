@@ -763,7 +763,9 @@ def job_template(
         "functions": list(functions),
         # With an allow-list the child's dispatcher-level tripwire also removes every whole-job
         # operator outside it (``allowlist.backstop``): the same list the zygote prepared.
-        "banned": allowlist.backstop(list(banned), resolved),
+        "banned": allowlist.backstop(
+            list(banned), resolved, backward_job=kind == "autograd_function"
+        ),
         # Resolved here, in the trusted parent: the child is told ATen names, not families.
         "allowed": None if resolved is None else sorted(resolved),
         "measure_saved": bool(measure_saved),
