@@ -36,9 +36,7 @@ def test_every_route_has_a_class() -> None:
     assert all(any(n in c for c in CLASSES.values()) for n in names)
 
 
-@pytest.mark.parametrize(
-    "attack", NEW_ATTACKS, ids=lambda a: f"{class_of(a)}:{a.slug}/{a.name}"
-)
+@pytest.mark.parametrize("attack", NEW_ATTACKS, ids=lambda a: f"{class_of(a)}:{a.slug}/{a.name}")
 def test_route_to_a_whole_job_is_not_passed(api: httpx.Client, attack: Attack) -> None:
     body = _submit(api, attack)
     message = str(body["message"])
