@@ -90,6 +90,9 @@ _STRUCTURAL_ZH = {
         "运行了 autograd 引擎（torch.autograd.grad、.backward()、torch.func）"
     ),
     "used forward-mode AD": "使用了前向模式自动微分（forward-mode AD）",
+    "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)": (
+        "遍历了在别处（apply、setup_context 或辅助函数里）记录的 autograd 计算图"
+    ),
 }
 
 
