@@ -14,7 +14,7 @@ from pathlib import Path
 
 import torch
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from api.grading import coverage, harness, tripwire, wire
 
 REPO = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from api.catalog import load_catalog
+from api.content.catalog import load_catalog
 from tests.support import REPO
 
 SLUGS = list(load_catalog(REPO / "exercises"))
