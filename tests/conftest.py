@@ -136,6 +136,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput["addnorm_report"] = report.dump()
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: absent under -p no:xdist
 def pytest_testnodedown(node: object, error: object) -> None:
     output = getattr(node, "workeroutput", {})
     if "addnorm_report" in output:
