@@ -76,6 +76,8 @@ def _variants(slug: str) -> list[Path]:
     return sorted((ROOT / "exercises" / slug / "variants").glob("*.py"))
 
 
+# Grades every lab variant on several seeds: the full run, not the quick tier.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [p for slug in LABS for p in _variants(slug)],
