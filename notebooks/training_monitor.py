@@ -420,8 +420,10 @@ def training_monitor(
         nn.init.zeros_(layer.bias)
     layers = [layer.to(x.dtype) for layer in layers]
     optimiser = torch.optim.SGD([p for layer in layers for p in layer.parameters()], lr=lr)
-    # For each of `steps` steps: forward (z_1 = layers[0](x), z_l = layers[l](relu(z_{l-1}))),
-    # loss = ((z_depth - target) ** 2).mean(), backward, measure, optimiser.step().
+    for _ in range(steps):
+        # Forward (z_1 = layers[0](x), z_l = layers[l](relu(z_{l-1}))), record each z_l's std;
+        # loss = ((z_depth - target) ** 2).mean(), backward, each layer's ratio, then:
+        optimiser.step()
     # Return (3, depth, steps): the update-to-weight ratios, the stds of each z_l, the alarms.
     raise NotImplementedError("implement training_monitor")
 

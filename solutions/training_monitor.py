@@ -50,7 +50,7 @@ def training_monitor(
                 h = layer(h if i == 0 else torch.relu(h))
             loss = ((h - target) ** 2).mean()
             optimiser.zero_grad()
-            loss.backward()
+            torch.autograd.backward(loss)
             ratios = []
             for layer in layers:  # before the update: the step's size against its start
                 grad = layer.weight.grad

@@ -199,7 +199,8 @@ class KnownMistake:
 @dataclass(frozen=True)
 class LabChart:
     """A lab's figure: the case whose output is drawn, learner's beside the reference's. The
-    output (or its ``plane``) is a (len(series), points) tensor: row i is the curve ``series[i]`` over x = 1..points.
+    output (or its ``plane``) is a (len(series), points) tensor: row i is the curve
+    ``series[i]`` over x = 1..points.
     The parent reads both sides (the learner's only if finite, of the reference's shape) into
     the verdict as plain numbers (``api/grading/labs.py``); the page draws them."""
 

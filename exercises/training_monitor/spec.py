@@ -105,7 +105,7 @@ def _measure(
             stds = [layer.weight.detach().std() for layer in layers]
         loss = ((out - target) ** 2).mean()
         optimiser.zero_grad()
-        loss.backward()
+        torch.autograd.backward(loss)
         grads = [layer.weight.grad for layer in layers]
         weights_before = [layer.weight.detach().clone() for layer in layers]
         optimiser.step()
@@ -256,7 +256,8 @@ MISTAKES = (
         "matters.",
         "权重的范数取在 optimiser.step() 之后",
         "你的比值除以的是更新之后的权重。这个比值问的是：即将进行的这一步把出发时的权重推动了多远，"
-        "所以 ||W|| 应在 optimiser.step() 之前取。学习率过高时两者相差最大，而那正是报警要紧的时候。",
+        "所以 ||W|| 应在 optimiser.step() 之前取。"
+        "学习率过高时两者相差最大，而那正是报警要紧的时候。",
         after_step=True,
     ),
     _known(
@@ -290,7 +291,8 @@ MISTAKES = (
         "repeated values. Register once (or remove each step's handles).",
         "每一步都注册前向钩子且从不移除",
         "你在每一步都给每层注册前向钩子，却从不调用 handle.remove()，于是第 t 步时每层挂着 t + 1 "
-        "个钩子，每个都再记录一次：列表增长得比每步每层一项更快，从第 1 步起读到的是过时或重复的值。"
+        "个钩子，每个都再记录一次：列表增长得比每步每层一项更快，"
+        "从第 1 步起读到的是过时或重复的值。"
         "只注册一次（或每步移除本步的句柄）。",
         hooks_kept=True,
     ),
@@ -302,7 +304,8 @@ MISTAKES = (
         "a step moves the weights, and the alarm fires on every healthy step.",
         "报警比较的是不含学习率的梯度比值",
         "你的报警拿 ||grad W|| / ||W|| 与阈值比较。阈值针对的是更新量的大小，"
-        "即 lr * ||grad W|| / ||W||：单看梯度说明不了一步把权重推动了多远，报警会在每个健康的步骤上触发。",
+        "即 lr * ||grad W|| / ||W||：单看梯度说明不了一步把权重推动了多远，"
+        "报警会在每个健康的步骤上触发。",
         alarm_without_lr=True,
     ),
     _known(
@@ -313,7 +316,8 @@ MISTAKES = (
         "shows most clearly; column t is the t-th step from initialisation, counted from 0.",
         "没有测量第一步",
         "你的第 0 列是第二步：你在测量之前先训练了一步，或者从第 1 步才开始记录。"
-        "初始化不当或学习率过高，在第 0 步表现得最明显；第 t 列是从初始化起的第 t 步，从 0 开始数。",
+        "初始化不当或学习率过高，在第 0 步表现得最明显；"
+        "第 t 列是从初始化起的第 t 步，从 0 开始数。",
         first_skipped=True,
     ),
 )

@@ -27,7 +27,9 @@ def training_monitor(
         nn.init.zeros_(layer.bias)
     layers = [layer.to(x.dtype) for layer in layers]
     optimiser = torch.optim.SGD([p for layer in layers for p in layer.parameters()], lr=lr)
-    # 共 steps 步，每一步：前向（z_1 = layers[0](x)，z_l = layers[l](relu(z_{l-1}))），
-    # loss = ((z_depth - target) ** 2).mean()，反向传播，测量，然后 optimiser.step()。
+    for _ in range(steps):
+        # 前向（z_1 = layers[0](x)，z_l = layers[l](relu(z_{l-1}))），记录每个 z_l 的标准差；
+        # loss = ((z_depth - target) ** 2).mean()，反向传播，求各层的比值，然后：
+        optimiser.step()
     # 返回 (3, depth, steps)：更新量与权重之比、各 z_l 的标准差、报警。
     raise NotImplementedError("implement training_monitor")
