@@ -420,11 +420,17 @@ def _graph_saved_bytes(roots: list[Any], excluded: set[int]) -> int:
     parameters) aside. Read from the graph itself, so saved-tensor hooks the submission might
     push cannot hide what is kept: reading a field unpacks it."""
     sizes: dict[int, int] = {}
+    # Reading a saved field can make a new tensor (a checkpoint's unpack hook recomputes it);
+    # unheld, its storage is freed at once and the next one may reuse its address, counted
+    # then as the same storage: the total moved between runs (7680 or 13824 bytes on one
+    # checkpointed FFN). Holding each until the walk ends keeps one address per storage.
+    held: list[torch.Tensor] = []
 
     def record(value: Any) -> None:
         items = value if isinstance(value, (tuple, list)) else [value]
         for t in list(items)[:100]:
             if isinstance(t, torch.Tensor):
+                held.append(t)
                 key = _storage(t)
                 if key not in excluded:
                     sizes[key] = max(sizes.get(key, 0), int(t.untyped_storage().nbytes()))
