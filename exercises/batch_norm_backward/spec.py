@@ -24,8 +24,14 @@ import torch
 import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import choice, describe, normal, randint, scenario, shape_for
-from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
+from api.grading.draw import (
+    choice,
+    norm_function_case,
+    normal,
+    randint,
+    shape_for,
+)
+from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout
 
 F32, F64 = torch.float32, torch.float64
 
@@ -57,30 +63,19 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         layout: Layout = "contiguous",
         extra: tuple[str, ...] = (),
     ) -> None:
-        c, dtype = x.shape[1], x.dtype
-        if default_params:
-            w, b = torch.ones(c, dtype=dtype), torch.zeros(c, dtype=dtype)
-        else:
-            w = (1 + 0.5 * normal(gen, (c,), F64)).to(dtype)
-            b = normal(gen, (c,), dtype)
-        grads = (normal(gen, x.shape, dtype),) if backward else None
-        words = [
-            *extra,
-            "weight = 1, bias = 0" if default_params else "random weight/bias",
-            f"eps = {eps:g}",
-        ]
-        if layout != "contiguous":
-            words.append(f"a non-contiguous ({layout}) view")
-        if not backward:
-            words.append("forward only, under torch.no_grad()")
-        step = Call((x, w, b), grads, layout=layout, args=(eps,))
         cases.append(
-            scenario(
+            norm_function_case(
+                gen,
                 name=name,
-                description=describe(x, what, *words),
-                steps=[step],
-                init_kwargs={},
-                state=None,
+                what=what,
+                x=x,
+                eps=eps,
+                bias=True,
+                default_params=default_params,
+                backward=backward,
+                layout=layout,
+                feature_axis=1,
+                notes=extra,
             )
         )
 
