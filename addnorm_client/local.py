@@ -60,6 +60,11 @@ class LocalCase:
     # A lab's case that the notebook draws (``plot_lab``): the label of each row of the
     # answer, one curve per row, learner's beside the reference's. Empty: not drawn.
     series: tuple[str, ...] = ()
+    # A lab whose answer has planes of numbers ((planes, rows, points)): the plane drawn, and
+    # the axes' words when they are not the first lab's.
+    plane: int | None = None
+    x_label: str = "layer (1 = next to the input)"
+    y_label: str = "gradient norm"
 
 
 @dataclass(frozen=True)
@@ -289,6 +294,9 @@ def plot_lab(
     ok = isinstance(mine, torch.Tensor) and tuple(mine.shape) == tuple(want.shape)
     ok = ok and bool(torch.isfinite(mine.detach().double()).all())
     got = mine.detach().double() if ok else None
+    if case.plane is not None:
+        want = want[case.plane]
+        got = None if got is None else got[case.plane]
     if not ok:
         print(f"your answer is not a finite tensor of shape {tuple(want.shape)}: reference only")
     try:
@@ -308,8 +316,8 @@ def plot_lab(
             ax.plot(
                 xs, got[r].tolist(), "-o", ms=3, color=line.get_color(), label=f"{label}, yours"
             )
-    ax.set_xlabel("layer (1 = next to the input)")
-    ax.set_ylabel("gradient norm")
+    ax.set_xlabel(case.x_label)
+    ax.set_ylabel(case.y_label)
     ax.set_title(case.name)
     ax.legend()
     plt.show()

@@ -141,7 +141,11 @@ def grade(
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         banned=[
-            allowlist.spec_backstop(catalog[exercise].spec.banned, catalog[exercise].spec.allowed)
+            allowlist.spec_backstop(
+                catalog[exercise].spec.banned,
+                catalog[exercise].spec.allowed,
+                catalog[exercise].spec.kind,
+            )
         ],
     )
     try:

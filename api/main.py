@@ -70,7 +70,10 @@ def build_context(settings: Settings) -> AppContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
-        banned=[allowlist.spec_backstop(e.spec.banned, e.spec.allowed) for e in catalog.values()],
+        banned=[
+            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
+            for e in catalog.values()
+        ],
     )
     try:
         pool.start()

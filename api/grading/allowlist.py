@@ -186,21 +186,50 @@ def denied_ops(allowed: frozenset[str]) -> list[str]:
     return _denied[allowed]
 
 
-def backstop(banned: Sequence[str], allowed: frozenset[str] | None) -> list[str]:
+# Backward kernels of an elementwise activation take the input alone (``gelu_backward(g, x)``
+# is Φ(x) + xφ(x)): with every Python layer off, one could be turned back into the activation,
+# so they stay blocked everywhere.
+_ELEMENTWISE_BACKWARDS = re.compile(r"gelu|silu")
+
+
+def is_backward_kernel(op: str) -> bool:
+    """An operator that computes a gradient from the forward's own statistics or output
+    (``native_layer_norm_backward`` takes mean and rstd, ``_softmax_backward_data`` the
+    softmax): it yields a derivative, never the forward's result."""
+    return "backward" in op and not _ELEMENTWISE_BACKWARDS.search(op)
+
+
+def backstop(
+    banned: Sequence[str], allowed: frozenset[str] | None, *, backward_job: bool = True
+) -> list[str]:
     """What the child's tripwire blocks at the dispatcher (``tripwire.guard``): the banned
     names, and with an allow-list (resolved) every whole-job operator outside it, as
-    ``aten.<name>``. The parent names the same lists to the zygote, which prepares them."""
+    ``aten.<name>``. The parent names the same lists to the zygote, which prepares them.
+
+    ``backward_job`` False (an exercise whose job is a forward): the whole-job backward
+    kernels are left out. None of them computes a forward's result (each needs the forward's
+    statistics or output first), the allow-list still refuses them wherever the learner's code
+    calls them, and autograd's backward of an admitted operation may need them (attention's
+    softmax backward). Each child registers ~90 kernels fewer (373 -> 284 for ELEMENTARY)."""
     names = list(banned)
     if allowed is None:
         return names
     # The extras first: where one resolves to the same callable as a banned name, the banned
     # name (listed later) is the one the function-mode tripwire records and the verdict shows.
-    return [f"aten.{op}" for op in denied_ops(allowed) if f"aten.{op}" not in names] + names
+    return [
+        f"aten.{op}"
+        for op in denied_ops(allowed)
+        if f"aten.{op}" not in names and (backward_job or not is_backward_kernel(op))
+    ] + names
 
 
-def spec_backstop(banned: Sequence[str], entries: Sequence[str] | None) -> list[str]:
-    """``backstop`` for a spec's ``banned`` and ``allowed`` entries."""
-    return backstop(banned, None if entries is None else resolve(entries))
+def spec_backstop(
+    banned: Sequence[str], entries: Sequence[str] | None, kind: str = "autograd_function"
+) -> list[str]:
+    """``backstop`` for a spec's ``banned``, ``allowed`` entries and ``kind`` (only a
+    hand-written backward's exercise blocks the whole-job backward kernels)."""
+    resolved = None if entries is None else resolve(entries)
+    return backstop(banned, resolved, backward_job=kind == "autograd_function")
 
 
 def _whole_jobs_outside(allowed: frozenset[str]) -> list[str]:
@@ -258,6 +287,7 @@ STRUCTURAL = {
     "grad_mode": "switched grad mode on",
     "engine": "ran the autograd engine (torch.autograd.grad, .backward(), torch.func)",
     "forward_ad": "used forward-mode AD",
+    "graph": "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)",
 }
 MAX_REPORTED = 8
 
@@ -270,21 +300,49 @@ def _dispatches_itself(cls: Any) -> bool:
     )
 
 
+# The types every operation of plain code carries: known not to dispatch themselves, so the
+# hot path is one set lookup (``Guard.__torch_dispatch__`` runs for every operation).
+_PLAIN_TYPES = frozenset((torch.Tensor, torch.nn.Parameter))
+
+
+def _requires_grad(args: Any, kwargs: Any) -> bool:
+    """Some tensor among the operation's arguments requires grad (an operation autograd is
+    recording, when grad mode is on)."""
+    from torch.utils._pytree import tree_flatten
+
+    leaves, _ = tree_flatten((args, kwargs))
+    return any(isinstance(a, torch.Tensor) and a.requires_grad for a in leaves)
+
+
 class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
     """Refuses every ATen operation outside ``allowed`` while ``active``, recording its name;
     within ``hand_written`` (a custom Function's forward or backward run by the harness),
     records grad mode switched on or the autograd engine entered. ``allowed`` None: no list,
     only the structural check."""
 
-    def __init__(self, allowed: frozenset[str] | None) -> None:
+    def __init__(self, allowed: frozenset[str] | None, *, by_hand_only: bool = False) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.allowed = allowed
         self.active = True
         self.tampered = False
         self.hand_written = False
+        # An exercise whose whole job is a hand-written backward (``autograd_function``): the
+        # learner's code may not record an autograd graph anywhere, not only inside forward
+        # and backward. A graph recorded in an overridden ``apply``, in ``setup_context`` or a
+        # helper, then walked node by node in backward (each node's formula called by hand,
+        # no engine entered, grad mode off), is autograd doing the work all the same.
+        self.by_hand_only = by_hand_only
+        # Set by the harness while the learner's ``Function.apply`` runs (with whatever the
+        # learner put around the Function's forward: an overridden ``apply``, ``setup_context``).
+        self.in_apply = False
+        self.graph_outside = False
+        # The learner's own backward ran (set by the harness): a graph recorded around a
+        # Function whose backward autograd never runs is the ``backward_not_used`` mistake.
+        self.ran_by_hand = False
         self.refused: list[str] = []
         self.structural: list[str] = []
         self._verdicts: dict[Any, bool] = {}
+        self._plain: set[Any] = set(_PLAIN_TYPES)
 
     def _admits(self, func: Any) -> bool:
         known = self._verdicts.get(func)
@@ -304,13 +362,23 @@ class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
         if self.active:
             if self.hand_written:
                 self._check_by_hand()
-            own = [t for t in types if _dispatches_itself(t)]
-            if own:
-                # A tensor subclass with a __torch_dispatch__ of its own: what it runs inside
-                # that handler runs with this mode off the stack, out of its sight.
-                kind = getattr(own[0], "__name__", "subclass")[:40]
-                self._note(self.refused, f"subclass::{kind}")
-                raise RuntimeError(refusal(f"subclass::{kind}"))
+            elif (
+                self.in_apply
+                and not self.graph_outside
+                and torch.is_grad_enabled()
+                and _requires_grad(args, kwargs)
+            ):
+                self.graph_outside = True
+            for t in types:
+                if t in self._plain:
+                    continue
+                if _dispatches_itself(t):
+                    # A tensor subclass with a __torch_dispatch__ of its own: what it runs
+                    # inside that handler runs with this mode off the stack, out of its sight.
+                    kind = getattr(t, "__name__", "subclass")[:40]
+                    self._note(self.refused, f"subclass::{kind}")
+                    raise RuntimeError(refusal(f"subclass::{kind}"))
+                self._plain.add(t)
             if not self._admits(func):
                 packet = getattr(func, "_overloadpacket", func)
                 namespace = getattr(func, "namespace", "aten")
@@ -353,6 +421,15 @@ class Guard(TorchDispatchMode):  # type: ignore[no-untyped-call]
             yield
         finally:
             self.hand_written = was
+
+    def findings(self) -> list[str]:
+        """What the structural check found, for the child's report: a graph recorded outside
+        the Function counts only where the learner's backward ran (an ``apply`` that skips
+        the Function is the ``backward_not_used`` mistake, graded as such)."""
+        found = list(self.structural)
+        if self.graph_outside and self.ran_by_hand and "graph" not in found:
+            found.append("graph")
+        return found
 
     def installed(self) -> bool:
         """Still on the dispatch-mode stack, switched on: a submission that took it off, or

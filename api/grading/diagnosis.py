@@ -39,8 +39,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from api.grading import casesets, findings, harness
-from api.grading import verdict as grading  # compare() and the reference runs; see _api()
+from api.grading import casesets, comparison, findings, harness
 from api.grading.casesets import MistakeOutcomes
 from api.grading.findings import Diagnosis, Discrepancy, Finding, ScopedMistake
 from api.grading.scope import Condition, separate, zh_pad
@@ -129,7 +128,7 @@ class Judged(Protocol):
     def learner(self) -> Mapping[str, torch.Tensor] | None: ...
 
     @property
-    def expected(self) -> Any: ...  # verdict.Expected | None
+    def expected(self) -> Any: ...  # comparison.Expected | None
 
     @property
     def passed(self) -> bool: ...
@@ -404,7 +403,7 @@ def _learner_array(cache: Memo, case: str, key: str, actual: torch.Tensor) -> np
     every mistake tried."""
     memo = ("learner_array", case, key)
     if memo not in cache:
-        cache[memo] = grading.learner_array(actual)
+        cache[memo] = comparison.learner_array(actual)
     found: np.ndarray = cache[memo]
     return found
 
@@ -419,13 +418,13 @@ def _degenerate(actual: torch.Tensor, candidate: torch.Tensor, dtype: torch.dtyp
     both = a.isfinite() & c.isfinite()
     if bool(both.all()):
         return False
-    return grading.compare(a[both], c[both], None, dtype).passed
+    return comparison.compare(a[both], c[both], None, dtype).passed
 
 
 def _run(spec: ExerciseSpec, mistake: KnownMistake, form: int, case: Case) -> Any:
     """The mistake's outcome on the case, None if it raised."""
     try:
-        return grading.expected_outcome(spec.factories(mistake.build)[form], case, spec)
+        return comparison.expected_outcome(spec.factories(mistake.build)[form], case, spec)
     except Exception:
         return None
 
@@ -434,7 +433,7 @@ def _outcome_size(outcome: Any) -> int:
     return 0 if outcome is None else casesets.nbytes(outcome)
 
 
-def _summary_size(_summary: grading.Summary) -> int:
+def _summary_size(_summary: comparison.Summary) -> int:
     """Three numbers, with the key and the slot that keep them: about half a KiB."""
     return 512
 
@@ -452,7 +451,7 @@ def _against_reference(
     Depends on the case set alone: shared by every verdict on it."""
     informative, strength = False, 0.0
     for c in candidates:
-        vs_ref = grading.compare(c, ref_truth, ref_native, dtype, scale, floor)
+        vs_ref = comparison.compare(c, ref_truth, ref_native, dtype, scale, floor)
         if not vs_ref.passed:
             informative = True
             strength = max(strength, _relative(vs_ref.max_abs, _magnitude(ref_truth), floor))
@@ -530,10 +529,10 @@ def match_case(
         for which, side, allowance in sides:
             summary = cache.lasting(
                 ("summary", mistake.name, form, case.name, key, which, scale),
-                partial(grading.summarise, side, allowance, dtype, scale, floor),
+                partial(comparison.summarise, side, allowance, dtype, scale, floor),
                 _summary_size,
             )
-            cmps.append(grading.nearness(widened, side, allowance, dtype, scale, floor, summary))
+            cmps.append(comparison.nearness(widened, side, allowance, dtype, scale, floor, summary))
         strength = 0.0
         informative = False
         candidates = [truth[key]] + ([native[key]] if key in native else [])
@@ -559,7 +558,7 @@ def match_case(
             # tried: computed once per case and tensor in a diagnosis.
             learner_key = ("learner_vs_ref", case.name, key)
             if learner_key not in cache:
-                cache[learner_key] = grading.compare_array(
+                cache[learner_key] = comparison.compare_array(
                     widened, reference.prepared(case, key, scale, allowance=False)
                 ).max_abs
             agree = nearest <= NEARER * cache[learner_key]
@@ -899,7 +898,7 @@ def named_despite_errors(
 def _raises_alike(spec: ExerciseSpec, factory: Any, failing: Sequence[tuple[Case, Judged]]) -> bool:
     for case, j in [(c, j) for c, j in failing if j.error is not None][:MAX_DIAGNOSIS_CASES]:
         try:
-            grading.expected_outcome(factory, case, spec)
+            comparison.expected_outcome(factory, case, spec)
         except Exception as exc:
             if j.error is not None and type(exc).__name__ == j.error.get("type"):
                 continue
@@ -1189,7 +1188,7 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
                 continue
             floor = j.expected.floor(case, key)
             dtype, scale = case.dtype, spec.tolerance(case.dtype)
-            if grading.compare_prepared(actual, j.expected.prepared(case, key, scale)).passed:
+            if comparison.compare_prepared(actual, j.expected.prepared(case, key, scale)).passed:
                 continue
             k = int(key.partition(".")[0])
             step = case.scenario[k]
@@ -1203,7 +1202,7 @@ def _discrepancies(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]]) -
                 scale: float = scale,
             ) -> bool:
                 # Looser than a verdict's check: the candidate carries the reference's rounding.
-                return grading.compare(a, c, None, dtype, 4 * scale, floor).passed
+                return comparison.compare(a, c, None, dtype, 4 * scale, floor).passed
 
             found.append(
                 Discrepancy(
@@ -1337,7 +1336,7 @@ def _gradient_scaled(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]])
                 continue
             floor = j.expected.floor(case, key)
             scale = spec.tolerance(case.dtype)
-            if grading.compare(actual, ref, None, case.dtype, 4 * scale, floor).passed:
+            if comparison.compare(actual, ref, None, case.dtype, 4 * scale, floor).passed:
                 continue
             for name, p in _scaling_tensors(case, step).items():
                 if p.dim() > ref.dim() or tuple(ref.shape[ref.dim() - p.dim() :]) != tuple(p.shape):
@@ -1346,7 +1345,7 @@ def _gradient_scaled(spec: ExerciseSpec, failing: Sequence[tuple[Case, Judged]])
                 for op, candidate in (("times", wide * pw), ("over", wide / pw)):
                     if not bool(candidate.isfinite().all()):
                         continue
-                    if grading.compare(
+                    if comparison.compare(
                         actual, candidate, None, case.dtype, 4 * scale, floor
                     ).passed:
                         return _scaled_finding(
@@ -1489,13 +1488,13 @@ def _filled_explains(
     return bool(outputs) and all(
         k in outcome.tensors
         and outcome.tensors[k].shape == learner[k].shape
-        and grading.compare(
+        and comparison.compare(
             learner[k],
             outcome.tensors[k],
             None,
             case.dtype,
             4 * spec.tolerance(case.dtype),
-            grading._floor_for(case, k),
+            comparison._floor_for(case, k),
         ).passed
         for k in outputs
     )

@@ -17,6 +17,8 @@ import torch
 from api.grading import verdict_zh
 from api.grading.phrase import (
     FORWARD_ONLY_NO_GRAD,
+    RANDOM_WEIGHT,
+    RANDOM_WEIGHT_BIAS,
     TRAIN_UPDATE_EVAL,
     Phrase,
     listing,
@@ -286,6 +288,250 @@ NORMAL = same("N(0,1)")
 AFTER_UPDATE_BATCH_OF_1 = Phrase("after the update, on a batch of 1", "参数更新之后，批大小为 1")
 
 
+def ffn_parameters(
+    gen: torch.Generator, dim: int, hidden: int, dtype: torch.dtype
+) -> dict[str, torch.Tensor]:
+    """A two-layer FFN's ``linear1`` (dim -> hidden) and ``linear2`` (hidden -> dim), weights at
+    ``nn.Linear``'s scale and biases of std 0.5: large enough that a dropped bias shows."""
+    return {
+        "linear1.weight": linear_weight(gen, hidden, dim, dtype),
+        "linear1.bias": normal(gen, (hidden,), dtype, std=0.5),
+        "linear2.weight": linear_weight(gen, dim, hidden, dtype),
+        "linear2.bias": normal(gen, (dim,), dtype, std=0.5),
+    }
+
+
+def gated_ffn_parameters(
+    gen: torch.Generator, dim: int, hidden: int, dtype: torch.dtype, *, prefix: str = ""
+) -> dict[str, torch.Tensor]:
+    """A gated FFN's bias-free projections in the Llama naming: ``w1`` the gate and ``w3`` the up
+    projection (dim -> hidden), ``w2`` the down projection (hidden -> dim). Three independent
+    draws, so a swapped gate and up projection changes the output. ``prefix`` names the FFN
+    inside a larger module (``"ffn."``)."""
+    return {
+        f"{prefix}w1.weight": linear_weight(gen, hidden, dim, dtype),
+        f"{prefix}w2.weight": linear_weight(gen, dim, hidden, dtype),
+        f"{prefix}w3.weight": linear_weight(gen, hidden, dim, dtype),
+    }
+
+
+def sublayer_parameters(
+    gen: torch.Generator, desc: ModuleArg, dtype: torch.dtype
+) -> dict[str, torch.Tensor]:
+    """Random parameters for a block's ``sublayer`` built from the module-argument registry
+    (``modargs``), keyed as the block's state dict holds them: a Linear, a GELU MLP (``mlp``,
+    and ``noisy_mlp`` whose Dropout sits before the last Linear) or a Linear fixed at zero."""
+    d = desc.dims[0]
+    if desc.kind == "linear":
+        return {
+            "sublayer.weight": linear_weight(gen, d, d, dtype),
+            "sublayer.bias": linear_bias(gen, d, dtype),
+        }
+    if desc.kind in ("mlp", "noisy_mlp"):
+        h = desc.dims[1]
+        last = 2 if desc.kind == "mlp" else 3  # the Dropout sits before the last Linear
+        return {
+            "sublayer.0.weight": linear_weight(gen, h, d, dtype),
+            "sublayer.0.bias": linear_bias(gen, h, dtype),
+            f"sublayer.{last}.weight": linear_weight(gen, d, h, dtype),
+            f"sublayer.{last}.bias": linear_bias(gen, d, dtype),
+        }
+    # "zero": the sublayer's output is exactly 0, so the block must reduce to its norm (or to x).
+    return {
+        "sublayer.weight": torch.zeros(d, d, dtype=dtype),
+        "sublayer.bias": torch.zeros(d, dtype=dtype),
+    }
+
+
+def sublayer_block_case(
+    gen: torch.Generator,
+    *,
+    name: str,
+    what: str,
+    x: torch.Tensor,
+    sublayer: ModuleArg,
+    init_kwargs: dict[str, InitValue],
+    state: dict[str, torch.Tensor] | None,
+    notes: Sequence[str],
+    train: bool,
+    backward: bool,
+    layout: Layout,
+    then_update: bool,
+    stochastic: bool,
+) -> Case:
+    """A case of a block that wraps a registry ``sublayer`` with a LayerNorm and a residual
+    (``residual_block``, ``norm_block``). One call on ``x``, seeded in train mode so that both
+    sides draw the same dropout masks; with ``then_update``, an optimiser-like update and an
+    eval-mode call on a batch of 1. ``notes`` are the exercise's own words on its options; the
+    mode, the parameters (``state`` None: the default initialisation) and the call's layout are
+    described here."""
+    extra = [
+        *notes,
+        "train mode (seeded)" if train else "eval mode",
+        "default init (the sublayer as given, norm weight 1 and bias 0)"
+        if state is None
+        else "random norm weight/bias and sublayer parameters",
+    ]
+    if layout != "contiguous":
+        extra.append(f"a non-contiguous ({layout}) view")
+    if then_update:
+        extra.append("then an update and an eval-mode call on a batch of 1")
+    if not backward:
+        extra.append("forward only, under torch.no_grad()")
+    steps: list[Step] = [
+        call(gen, x, backward=backward, train=train, seed=seed(gen) if train else 0, layout=layout)
+    ]
+    if then_update:
+        if state is None:
+            raise ValueError(f"case {name}: an update needs parameters to update")
+        steps += [
+            update(gen, state),
+            call(gen, normal(gen, (1, *x.shape[1:]), x.dtype), note="after the update"),
+        ]
+    return scenario(
+        name=name,
+        description=describe(x, what, *extra),
+        steps=steps,
+        init_kwargs=init_kwargs,
+        state=state,
+        module_args={"sublayer": sublayer},
+        stochastic=stochastic,
+    )
+
+
+# Rows constant along the last dim (``constant_rows``), said once for every table that uses them.
+CONSTANT_ROWS = Phrase("constant along the last dim (k/4)", "每行沿最后一维取同一个常数（k/4）")
+CONSTANT_ROWS_WITH_ZERO = Phrase(
+    "constant along the last dim (k/4, one row all zero)",
+    "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
+)
+
+
+def norm_function_case(
+    gen: torch.Generator,
+    *,
+    name: str,
+    what: Phrase | str,
+    x: torch.Tensor,
+    eps: float,
+    bias: bool,
+    default_params: bool,
+    backward: bool,
+    layout: Layout,
+    feature_axis: int = -1,
+    notes: Sequence[Phrase] = (),
+) -> Case:
+    """One call of a norm written as a ``torch.autograd.Function`` whose backward is graded
+    (``layer_norm_backward``, ``rms_norm_backward``, ``batch_norm_backward``):
+    ``apply(x, weight[, bias], eps)`` with a random upstream gradient. The weight is drawn
+    around 1 (in float64, then cast) and the bias around 0, so a gradient that forgets either
+    shows; ``default_params`` sends ones and zeros. ``feature_axis`` is where the parameters'
+    features lie (1 for batch norm's channels)."""
+    d, dtype = x.shape[feature_axis], x.dtype
+    inputs = [x]
+    if default_params:
+        inputs.append(torch.ones(d, dtype=dtype))
+        if bias:
+            inputs.append(torch.zeros(d, dtype=dtype))
+    else:
+        inputs.append((1 + 0.5 * normal(gen, (d,), torch.float64)).to(dtype))
+        if bias:
+            inputs.append(normal(gen, (d,), dtype))
+    grads = (normal(gen, x.shape, dtype),) if backward else None
+    if bias:
+        params = (
+            Phrase("weight = 1, bias = 0", "weight = 1，bias = 0")
+            if default_params
+            else RANDOM_WEIGHT_BIAS
+        )
+    else:
+        params = same("weight = 1") if default_params else RANDOM_WEIGHT
+    extra = [*notes, params, same(f"eps = {eps:g}")]
+    if layout != "contiguous":
+        extra.append(non_contiguous(layout))
+    if not backward:
+        extra.append(FORWARD_ONLY_NO_GRAD)
+    words = described(x, what if isinstance(what, Phrase) else same(what), *extra)
+    return scenario(
+        name=name,
+        description=words.en,
+        description_zh=words.zh,
+        steps=[Call(tuple(inputs), grads, layout=layout, args=(eps,))],
+        init_kwargs={},
+        state=None,
+    )
+
+
+def norm_function_cases(
+    gen: torch.Generator, *, bias: bool, default_eps: float, zero_row: bool
+) -> list[Case]:
+    """The case table shared by ``layer_norm_backward`` and ``rms_norm_backward`` (``bias``:
+    LayerNorm's beta; ``zero_row``: one constant row all zero, where only eps keeps RMSNorm's
+    1/rms finite). Order matters for naming: the families that separate similar mistakes (a
+    handful of features, a large eps) come first."""
+    f32, f64 = torch.float32, torch.float64
+    cases: list[Case] = []
+
+    def add(
+        name: str,
+        what: Phrase | str,
+        x: torch.Tensor,
+        *,
+        eps: float = default_eps,
+        default_params: bool = False,
+        backward: bool = True,
+        layout: Layout = "contiguous",
+    ) -> None:
+        cases.append(
+            norm_function_case(
+                gen,
+                name=name,
+                what=what,
+                x=x,
+                eps=eps,
+                bias=bias,
+                default_params=default_params,
+                backward=backward,
+                layout=layout,
+            )
+        )
+
+    add(
+        "few_features",
+        "N(0,1) * 2 + 1",
+        normal(gen, shape_for(gen, 2, choice(gen, [2, 3, 4, 6])), f64) * 2 + 1,
+    )
+    add("rows_2d", "N(0,1)", normal(gen, shape_for(gen, 2, 48), f32))
+    add("large_eps", "N(0,1)", normal(gen, shape_for(gen, 2, choice(gen, [3, 5, 8])), f64), eps=0.1)
+    add("leading_3d", "N(0,1)", normal(gen, shape_for(gen, 3, 24), f32))
+    add("leading_4d_strided", "N(0,1)", normal(gen, shape_for(gen, 4, 16), f64), layout="strided")
+    add("vector_1d", "N(0,1)", normal(gen, (choice(gen, [33, 50, 96]),), f32))
+    add("batch_of_one", "N(0,1)", normal(gen, (1, 1, choice(gen, [17, 40])), f32))
+    add("tiny_inputs", "N(0,1) * 1e-3", normal(gen, shape_for(gen, 2, 16), f32) * 1e-3, eps=1e-5)
+    add("offset_1e3", "N(0,1) + 1e3", normal(gen, shape_for(gen, 2, 64, max_rows=16), f32) + 1e3)
+    rows = constant_rows(gen, shape_for(gen, 2, 12, max_rows=8), f32)
+    if zero_row:
+        rows.view(-1, rows.shape[-1])[0] = 0.0
+        add("constant_rows", CONSTANT_ROWS_WITH_ZERO, rows)
+    else:
+        add("constant_rows", CONSTANT_ROWS, rows)
+    add(
+        "default_params_transposed",
+        "N(0,1)",
+        normal(gen, shape_for(gen, 3, 32), f32),
+        default_params=True,
+        layout="transposed",
+    )
+    odd = choice(gen, [200, 300])
+    add(
+        "odd_features_f64",
+        "N(0,1) + 1e4",
+        normal(gen, shape_for(gen, 2, odd, max_rows=8), f64) + 1e4,
+    )
+    add("forward_only", "N(0,1)", normal(gen, shape_for(gen, 2, 32), f32), backward=False)
+    return cases
+
+
 def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[Case]:
     """The case table shared by ``layer_norm`` and ``rms_norm`` (``bias``: LayerNorm's beta).
 
@@ -295,11 +541,7 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     gradients for detached statistics, a no-grad forward for in-place mutation of the input.
     """
     f32, f64, bf16 = torch.float32, torch.float64, torch.bfloat16
-    affine = (
-        Phrase("random weight/bias", "weight/bias 取随机值")
-        if bias
-        else Phrase("random weight", "weight 取随机值")
-    )
+    affine = Phrase("random weight/bias", "weight/bias 取随机值") if bias else RANDOM_WEIGHT
     default = (
         Phrase("default init (weight = 1, bias = 0)", "默认初始化（weight = 1，bias = 0）")
         if bias
@@ -393,10 +635,7 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     rows.view(-1, rows.shape[-1])[0] = 0.0  # an all-zero row: the RMS is 0 too
     add(
         "constant_rows",
-        Phrase(
-            "constant along the last dim (k/4, one row all zero)",
-            "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
-        ),
+        CONSTANT_ROWS_WITH_ZERO,
         rows,
     )
     add("eps_0.1_f64", NORMAL, normal(gen, shape_for(gen, 2, 40), f64), eps=0.1)

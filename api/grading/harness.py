@@ -296,15 +296,22 @@ def _forward_by_hand(function_cls: Any) -> Iterator[None]:
         with guard.by_hand():
             return forward(*args, **kwargs)
 
+    # The graph check (``Guard.in_apply``): what the learner's code records around the
+    # Function, in this window, with grad mode on.
+    was, guard.in_apply = guard.in_apply, guard.by_hand_only
     try:
         function_cls.forward = staticmethod(by_hand)
     except (AttributeError, TypeError):  # a class that refuses: checked as a whole instead
-        with guard.by_hand():
-            yield
+        try:
+            with guard.by_hand():
+                yield
+        finally:
+            guard.in_apply = was
         return
     try:
         yield
     finally:
+        guard.in_apply = was
         if own is _MISSING:
             with contextlib.suppress(AttributeError, TypeError):
                 delattr(function_cls, "forward")
@@ -413,11 +420,17 @@ def _graph_saved_bytes(roots: list[Any], excluded: set[int]) -> int:
     parameters) aside. Read from the graph itself, so saved-tensor hooks the submission might
     push cannot hide what is kept: reading a field unpacks it."""
     sizes: dict[int, int] = {}
+    # Reading a saved field can make a new tensor (a checkpoint's unpack hook recomputes it);
+    # unheld, its storage is freed at once and the next one may reuse its address, counted
+    # then as the same storage: the total moved between runs (7680 or 13824 bytes on one
+    # checkpointed FFN). Holding each until the walk ends keeps one address per storage.
+    held: list[torch.Tensor] = []
 
     def record(value: Any) -> None:
         items = value if isinstance(value, (tuple, list)) else [value]
         for t in list(items)[:100]:
             if isinstance(t, torch.Tensor):
+                held.append(t)
                 key = _storage(t)
                 if key not in excluded:
                     sizes[key] = max(sizes.get(key, 0), int(t.untyped_storage().nbytes()))
@@ -499,6 +512,8 @@ def _raw_backward(
     node: Any = first.grad_fn  # the learner's BackwardCFunction: apply(*grads) runs backward
     # As the engine runs a backward that is not double-differentiable; by hand, so grad mode
     # switched on or the engine entered inside it is recorded (``allowlist.Guard``).
+    if _guard is not None:
+        _guard.ran_by_hand = True  # the learner's own backward: a graph walked here counts
     with torch.no_grad(), _by_hand():
         # Copies: a backward that writes into its grad_output must not change the case's data.
         raw = node.apply(*(g.to(o.dtype, copy=True) for o, g in zip(outputs, grads, strict=True)))
@@ -754,7 +769,9 @@ def job_template(
         "functions": list(functions),
         # With an allow-list the child's dispatcher-level tripwire also removes every whole-job
         # operator outside it (``allowlist.backstop``): the same list the zygote prepared.
-        "banned": allowlist.backstop(list(banned), resolved),
+        "banned": allowlist.backstop(
+            list(banned), resolved, backward_job=kind == "autograd_function"
+        ),
         # Resolved here, in the trusted parent: the child is told ATen names, not families.
         "allowed": None if resolved is None else sorted(resolved),
         "measure_saved": bool(measure_saved),
@@ -847,7 +864,10 @@ def run_job(frame: bytes | bytearray) -> bytes:
     allowed = header.get("allowed")
     # A hand-written backward is checked structurally even where nothing else is listed.
     guard = (
-        allowlist.Guard(frozenset(allowed) if isinstance(allowed, list) else None)
+        allowlist.Guard(
+            frozenset(allowed) if isinstance(allowed, list) else None,
+            by_hand_only=kind == "autograd_function",
+        )
         if isinstance(allowed, list) or kind == "autograd_function"
         else None
     )
@@ -904,7 +924,7 @@ def run_job(frame: bytes | bytearray) -> bytes:
         result["refused_ops"] = (
             guard.refused + [r for r in tripwire.refused if r not in guard.refused]
         )[: allowlist.MAX_REPORTED]
-        result["by_hand"] = list(guard.structural)
+        result["by_hand"] = guard.findings()
         result["guard_off"] = guard.tampered
     elif tripwire.refused:
         result["refused_ops"] = tripwire.refused[: allowlist.MAX_REPORTED]

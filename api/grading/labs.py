@@ -1,6 +1,7 @@
 """A lab's figure as plain numbers: the learner's curve beside the reference's.
 
-A lab (``ExerciseSpec.chart``) answers with a measurement, a ``(series, points)`` tensor. Its
+A lab (``ExerciseSpec.chart``) answers with a measurement, a ``(series, points)`` tensor (or
+one plane of a ``(planes, series, points)`` tensor, ``LabChart.plane``). Its
 page draws what the learner's code measured next to what the reference experiment measured on
 the same seed. The learner's numbers come from the untrusted child: only a tensor of exactly
 the reference's shape, every value finite, within ``MAX_POINTS``, is read, as floats; anything
@@ -73,10 +74,18 @@ def figure(
     if index is None or index not in reference:
         return None
     want = reference[index].get("0.output")
+    got = learner.get(f"{index}.0.output")
+    if chart.plane is not None:
+        # The learner's answer must have the reference's whole shape before a plane is read.
+        if not isinstance(want, torch.Tensor) or want.dim() != 3:
+            return None
+        ok = isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(want.shape)
+        got = got[chart.plane] if ok and got is not None else None
+        want = want[chart.plane]
     ref = _rows(want, None)
     if ref is None or want is None or len(ref) != len(chart.series):
         return None
-    mine = _rows(learner.get(f"{index}.0.output"), tuple(want.shape))
+    mine = _rows(got, tuple(want.shape))
     return LabFigure(
         case=chart.case,
         title=chart.title,

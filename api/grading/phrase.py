@@ -116,6 +116,7 @@ def default_value(name: str, value: str) -> Phrase:
 
 
 RANDOM_WEIGHT_BIAS = Phrase("random weight/bias", "weight/bias 取随机值")
+RANDOM_WEIGHT = Phrase("random weight", "weight 取随机值")
 
 # Batch norm's statistics (batch_norm_1d, batch_norm_backward).
 ONE_SEQUENCE = Phrase("one sequence (statistics over L)", "只有一条序列（统计量沿 L 计算）")

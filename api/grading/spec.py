@@ -205,7 +205,8 @@ class KnownMistake:
 @dataclass(frozen=True)
 class LabChart:
     """A lab's figure: the case whose output is drawn, learner's beside the reference's. The
-    output is a (len(series), points) tensor: row i is the curve ``series[i]`` over x = 1..points.
+    output (or its ``plane``) is a (len(series), points) tensor: row i is the curve
+    ``series[i]`` over x = 1..points.
     The parent reads both sides (the learner's only if finite, of the reference's shape) into
     the verdict as plain numbers (``api/grading/labs.py``); the page draws them."""
 
@@ -218,6 +219,9 @@ class LabChart:
     y_label_zh: str
     title: str
     title_zh: str
+    # A lab whose answer has more than one plane of numbers (``training_monitor``'s ratios,
+    # stds and alarms, (3, layers, steps)): the plane drawn. None: the answer is the figure.
+    plane: int | None = None
 
 
 @dataclass(frozen=True)

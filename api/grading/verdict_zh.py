@@ -111,6 +111,9 @@ _STRUCTURAL_ZH = {
         "运行了 autograd 引擎（torch.autograd.grad、.backward()、torch.func）"
     ),
     "used forward-mode AD": "使用了前向模式自动微分（forward-mode AD）",
+    "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)": (
+        "遍历了在别处（apply、setup_context 或辅助函数里）记录的 autograd 计算图"
+    ),
 }
 
 
@@ -246,6 +249,11 @@ _FRAGMENTS = _rules(
     (r"seed (?P<s>\d+)", "种子 {s}"),
     # The offsets a sweep adds to N(0,1) rows (bf16_norm_precision).
     (r"(?P<n>\d+) offsets from (?P<a>[0-9.]+) to (?P<b>[0-9.]+)", "{n} 个偏移（从 {a} 到 {b}）"),
+    # The monitoring lab's run (training_monitor).
+    (r"(?P<n>\d+) layers?", "{n} 层"),
+    (r"(?P<n>\d+) SGD steps?", "{n} 步 SGD"),
+    (r"learning rate (?P<v>\S+)", "学习率 {v}"),
+    (r"init gain (?P<v>\S+)", "初始化增益 {v}"),
     # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
     (r"(?P<n>\d+) keys?", "{n} 个 key"),
     (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),

@@ -196,7 +196,10 @@ def build_worker_context(settings: Settings) -> WorkerContext:
         profile=settings.sandbox,
         cpu_seconds=settings.cpu_seconds,
         queue_timeout=settings.queue_timeout_seconds,
-        banned=[allowlist.spec_backstop(e.spec.banned, e.spec.allowed) for e in catalog.values()],
+        banned=[
+            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
+            for e in catalog.values()
+        ],
     )
     pool.start()
     grader = Grader(pool, time_limit=settings.time_limit_seconds)

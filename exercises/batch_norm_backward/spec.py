@@ -24,19 +24,15 @@ import torch
 import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import choice, described, normal, randint, scenario, shape_for
+from api.grading.draw import choice, norm_function_case, normal, randint, shape_for
 from api.grading.phrase import (
     BATCH_OF_TWO,
     CHANNEL_OFFSETS,
-    FORWARD_ONLY_NO_GRAD,
     ONE_SEQUENCE,
-    RANDOM_WEIGHT_BIAS,
     Phrase,
     channels_offset_by,
-    non_contiguous,
-    same,
 )
-from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
+from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout
 
 F32, F64 = torch.float32, torch.float64
 
@@ -68,34 +64,19 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         layout: Layout = "contiguous",
         extra: tuple[Phrase, ...] = (),
     ) -> None:
-        c, dtype = x.shape[1], x.dtype
-        if default_params:
-            w, b = torch.ones(c, dtype=dtype), torch.zeros(c, dtype=dtype)
-        else:
-            w = (1 + 0.5 * normal(gen, (c,), F64)).to(dtype)
-            b = normal(gen, (c,), dtype)
-        grads = (normal(gen, x.shape, dtype),) if backward else None
-        words = [
-            *extra,
-            Phrase("weight = 1, bias = 0", "weight = 1，bias = 0")
-            if default_params
-            else RANDOM_WEIGHT_BIAS,
-            same(f"eps = {eps:g}"),
-        ]
-        if layout != "contiguous":
-            words.append(non_contiguous(layout))
-        if not backward:
-            words.append(FORWARD_ONLY_NO_GRAD)
-        said = described(x, what if isinstance(what, Phrase) else same(what), *words)
-        step = Call((x, w, b), grads, layout=layout, args=(eps,))
         cases.append(
-            scenario(
+            norm_function_case(
+                gen,
                 name=name,
-                description=said.en,
-                description_zh=said.zh,
-                steps=[step],
-                init_kwargs={},
-                state=None,
+                what=what,
+                x=x,
+                eps=eps,
+                bias=True,
+                default_params=default_params,
+                backward=backward,
+                layout=layout,
+                feature_axis=1,
+                notes=extra,
             )
         )
 

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, describe, linear_weight, normal, scenario, update
+from api.grading.draw import call, describe, ffn_parameters, normal, scenario, update
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 F32, F64 = torch.float32, torch.float64
@@ -53,14 +53,6 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     """Twelve scenarios; every call but the no-grad ones runs backward and is measured."""
     cases: list[Case] = []
 
-    def state(dim: int, hidden: int, dtype: torch.dtype) -> dict[str, torch.Tensor]:
-        return {
-            "linear1.weight": linear_weight(gen, hidden, dim, dtype),
-            "linear1.bias": normal(gen, (hidden,), dtype, std=0.5),
-            "linear2.weight": linear_weight(gen, dim, hidden, dtype),
-            "linear2.bias": normal(gen, (dim,), dtype, std=0.5),
-        }
-
     def add(
         name: str,
         shape: tuple[int, ...],
@@ -73,7 +65,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         std: float = 1.0,
     ) -> None:
         dim = shape[-1]
-        params = state(dim, hidden, dtype)
+        params = ffn_parameters(gen, dim, hidden, dtype)
         steps: list[Step] = []
         for k, train in enumerate(modes):
             if k:

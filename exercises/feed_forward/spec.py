@@ -17,7 +17,7 @@ from api.grading.draw import (
     call,
     choice,
     describe,
-    linear_weight,
+    ffn_parameters,
     normal,
     raises,
     scenario,
@@ -97,12 +97,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             init["dropout"] = dropout
         extra.append(", ".join(f"{k}={v!r}" for k, v in init.items()))
         p = 0.1 if dropout is None else dropout
-        state = {
-            "linear1.weight": linear_weight(gen, hidden, d_model, dtype),
-            "linear1.bias": normal(gen, (hidden,), dtype, std=0.5),
-            "linear2.weight": linear_weight(gen, d_model, hidden, dtype),
-            "linear2.bias": normal(gen, (d_model,), dtype, std=0.5),
-        }
+        state = ffn_parameters(gen, d_model, hidden, dtype)
         if hidden_bias is not None:
             # Small weights and a shifted bias put every pre-activation near hidden_bias; no
             # output bias, so the output is the activations' tail alone.

@@ -12,7 +12,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, describe, linear_weight, normal, scenario, update
+from api.grading.draw import (
+    call,
+    describe,
+    gated_ffn_parameters,
+    normal,
+    scenario,
+    update,
+)
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -81,9 +88,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             init["eps"] = eps
         state = {
             "norm.weight": (1.0 + 0.5 * normal(gen, (dim,), f32)).to(dtype),
-            "ffn.w1.weight": linear_weight(gen, hidden, dim, dtype),
-            "ffn.w2.weight": linear_weight(gen, dim, hidden, dtype),
-            "ffn.w3.weight": linear_weight(gen, hidden, dim, dtype),
+            **gated_ffn_parameters(gen, dim, hidden, dtype, prefix="ffn."),
         }
         steps: list[Step] = []
         for k, train in enumerate(modes):

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import described, normal, randint
-from api.grading.phrase import Phrase, same, view_zh
+from api.grading.phrase import RANDOM_WEIGHT, Phrase, same, view_zh
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
 Pair = tuple[torch.Tensor, torch.Tensor]
@@ -33,7 +33,6 @@ def reference(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps
     return normed, new_residual
 
 
-_RANDOM_WEIGHT = Phrase("random weight", "weight 取随机值")
 _BACKWARD_FROM_BOTH = Phrase("backward from both outputs", "从两个输出做反向传播")
 _FORWARD_ONLY = Phrase("forward only, under no_grad", "在 no_grad 下只做前向")
 
@@ -63,7 +62,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         grads = (normal(gen, shape, dtype), normal(gen, shape, dtype)) if backward else None
         what = f"{x_scale:g} * N(0,1)"
         stream = f"residual = {r_scale:g} * N(0,1)" + (f" + {r_offset:g}" if r_offset else "")
-        extra = [same(stream), _RANDOM_WEIGHT, same(f"eps = {eps:g}")]
+        extra = [same(stream), RANDOM_WEIGHT, same(f"eps = {eps:g}")]
         if layout != "contiguous":
             extra.append(Phrase(f"x a non-contiguous ({layout}) view", f"x 为{view_zh(layout)}"))
         extra.append(_BACKWARD_FROM_BOTH if backward else _FORWARD_ONLY)

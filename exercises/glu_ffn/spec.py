@@ -19,6 +19,7 @@ from api.grading.draw import (
     call,
     choice,
     describe,
+    gated_ffn_parameters,
     linear_weight,
     normal,
     raises,
@@ -95,11 +96,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     ) -> None:
         """One call per mode (True: train), an update between calls."""
         dim = shape[-1]
-        state = {
-            "w1.weight": linear_weight(gen, hidden, dim, dtype),
-            "w2.weight": linear_weight(gen, dim, hidden, dtype),
-            "w3.weight": linear_weight(gen, hidden, dim, dtype),
-        }
+        state = gated_ffn_parameters(gen, dim, hidden, dtype)
         steps: list[Step] = []
         for k, train in enumerate(modes):
             if k:

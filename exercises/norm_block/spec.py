@@ -21,19 +21,15 @@ from api.grading import modargs
 from api.grading.draw import (
     affine_bias,
     affine_weight,
-    call,
     choice,
-    describe,
-    linear_bias,
-    linear_weight,
     normal,
     raises,
-    scenario,
     seed,
     shape_for,
-    update,
+    sublayer_block_case,
+    sublayer_parameters,
 )
-from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, ModuleArg, Step
+from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, ModuleArg
 
 PLACEMENTS = ("pre", "post", "sandwich", "deepnorm")
 
@@ -86,31 +82,6 @@ def _norm_state(
     return state
 
 
-def _sublayer_state(
-    gen: torch.Generator, desc: ModuleArg, dtype: torch.dtype
-) -> dict[str, torch.Tensor]:
-    d = desc.dims[0]
-    if desc.kind == "linear":
-        return {
-            "sublayer.weight": linear_weight(gen, d, d, dtype),
-            "sublayer.bias": linear_bias(gen, d, dtype),
-        }
-    if desc.kind in ("mlp", "noisy_mlp"):
-        h = desc.dims[1]
-        last = 2 if desc.kind == "mlp" else 3  # the Dropout sits before the last Linear
-        return {
-            "sublayer.0.weight": linear_weight(gen, h, d, dtype),
-            "sublayer.0.bias": linear_bias(gen, h, dtype),
-            f"sublayer.{last}.weight": linear_weight(gen, d, h, dtype),
-            f"sublayer.{last}.bias": linear_bias(gen, d, dtype),
-        }
-    # "zero": f(x) = 0 exactly.
-    return {
-        "sublayer.weight": torch.zeros(d, d, dtype=dtype),
-        "sublayer.bias": torch.zeros(d, dtype=dtype),
-    }
-
-
 def deepnet_alpha(layers: int) -> float:
     """DeepNet's alpha for a decoder-only stack of ``layers`` layers: (2N)^(1/4)."""
     return float((2 * layers) ** 0.25)
@@ -149,47 +120,25 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         where = placement or "pre"
         state = None
         if not default_init:
-            state = {**_norm_state(gen, where, dim, dtype), **_sublayer_state(gen, desc, dtype)}
-        extra = [
-            f"placement = {where!r}" + (" (default)" if placement is None else ""),
-            modargs.describe("sublayer", desc),
-            "train mode (seeded)" if train else "eval mode",
-            "default init (the sublayer as given, norm weight 1 and bias 0)"
-            if default_init
-            else "random norm weight/bias and sublayer parameters",
-        ]
+            state = {**_norm_state(gen, where, dim, dtype), **sublayer_parameters(gen, desc, dtype)}
+        notes = [f"placement = {where!r}" + (" (default)" if placement is None else "")]
         if alpha is not None:
-            extra.insert(1, f"alpha = {alpha:.4g}")
-        if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
-        if then_update:
-            extra.append("then an update and an eval-mode call on a batch of 1")
-        if not backward:
-            extra.append("forward only, under torch.no_grad()")
-        steps: list[Step] = [
-            call(
-                gen,
-                x,
-                backward=backward,
-                train=train,
-                seed=seed(gen) if train else 0,
-                layout=layout,
-            )
-        ]
-        if then_update:
-            assert state is not None
-            steps += [
-                update(gen, state),
-                call(gen, normal(gen, (1, *shape[1:]), dtype), note="after the update"),
-            ]
+            notes.append(f"alpha = {alpha:.4g}")
+        notes.append(modargs.describe("sublayer", desc))
         cases.append(
-            scenario(
+            sublayer_block_case(
+                gen,
                 name=name,
-                description=describe(x, what, *extra),
-                steps=steps,
+                what=what,
+                x=x,
+                sublayer=desc,
                 init_kwargs=kwargs,
                 state=state,
-                module_args={"sublayer": desc},
+                notes=notes,
+                train=train,
+                backward=backward,
+                layout=layout,
+                then_update=then_update,
                 stochastic=train and kind == "noisy_mlp",
             )
         )

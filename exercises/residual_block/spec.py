@@ -22,16 +22,12 @@ from api.grading import modargs
 from api.grading.draw import (
     affine_bias,
     affine_weight,
-    call,
     choice,
-    describe,
-    linear_bias,
-    linear_weight,
     normal,
-    scenario,
     seed,
     shape_for,
-    update,
+    sublayer_block_case,
+    sublayer_parameters,
 )
 from api.grading.spec import (
     Advice,
@@ -41,7 +37,6 @@ from api.grading.spec import (
     KnownMistake,
     Layout,
     ModuleArg,
-    Step,
 )
 
 
@@ -75,31 +70,6 @@ class ResidualBlock(nn.Module):
         if self.norm_first:
             return x + self.drop(self.branch(self.normed(x)))
         return self.normed(x + self.drop(self.branch(x)))
-
-
-def _sublayer_state(
-    gen: torch.Generator, desc: ModuleArg, dtype: torch.dtype
-) -> dict[str, torch.Tensor]:
-    d = desc.dims[0]
-    if desc.kind == "linear":
-        return {
-            "sublayer.weight": linear_weight(gen, d, d, dtype),
-            "sublayer.bias": linear_bias(gen, d, dtype),
-        }
-    if desc.kind in ("mlp", "noisy_mlp"):
-        h = desc.dims[1]
-        last = 2 if desc.kind == "mlp" else 3  # the Dropout sits before the last Linear
-        return {
-            "sublayer.0.weight": linear_weight(gen, h, d, dtype),
-            "sublayer.0.bias": linear_bias(gen, h, dtype),
-            f"sublayer.{last}.weight": linear_weight(gen, d, h, dtype),
-            f"sublayer.{last}.bias": linear_bias(gen, d, dtype),
-        }
-    # "zero": F(x) = 0 exactly, the block must reduce to x (pre-norm) or norm(x) (post-norm).
-    return {
-        "sublayer.weight": torch.zeros(d, d, dtype=dtype),
-        "sublayer.bias": torch.zeros(d, dtype=dtype),
-    }
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -138,52 +108,31 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             state = {
                 "norm.weight": affine_weight(gen, dim, dtype),
                 "norm.bias": affine_bias(gen, dim, dtype),
-                **_sublayer_state(gen, desc, dtype),
+                **sublayer_parameters(gen, desc, dtype),
             }
         pre = norm_first is None or norm_first
         p = 0.0 if dropout is None else dropout
-        stochastic = train and (p > 0 or kind == "noisy_mlp")
-        extra = [
+        notes = [
             "pre-norm" if pre else "post-norm",
             f"norm_first = {pre}" + (" (default)" if norm_first is None else ""),
             modargs.describe("sublayer", desc),
             f"dropout = {p:g}" + (" (default)" if dropout is None else ""),
-            "train mode (seeded)" if train else "eval mode",
-            "default init (the sublayer as given, norm weight 1 and bias 0)"
-            if default_init
-            else "random norm weight/bias and sublayer parameters",
         ]
-        if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
-        if then_update:
-            extra.append("then an update and an eval-mode call on a batch of 1")
-        if not backward:
-            extra.append("forward only, under torch.no_grad()")
-        steps: list[Step] = [
-            call(
-                gen,
-                x,
-                backward=backward,
-                train=train,
-                seed=seed(gen) if train else 0,
-                layout=layout,
-            )
-        ]
-        if then_update:
-            assert state is not None
-            steps += [
-                update(gen, state),
-                call(gen, normal(gen, (1, *shape[1:]), dtype), note="after the update"),
-            ]
         cases.append(
-            scenario(
+            sublayer_block_case(
+                gen,
                 name=name,
-                description=describe(x, what, *extra),
-                steps=steps,
+                what=what,
+                x=x,
+                sublayer=desc,
                 init_kwargs=kwargs,
                 state=state,
-                module_args={"sublayer": desc},
-                stochastic=stochastic,
+                notes=notes,
+                train=train,
+                backward=backward,
+                layout=layout,
+                then_update=then_update,
+                stochastic=train and (p > 0 or kind == "noisy_mlp"),
             )
         )
 

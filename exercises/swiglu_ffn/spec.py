@@ -14,7 +14,7 @@ from api.grading.draw import (
     call,
     choice,
     describe,
-    linear_weight,
+    gated_ffn_parameters,
     normal,
     scenario,
     shape_for,
@@ -59,11 +59,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     ) -> None:
         dim = shape[-1]
         x = normal(gen, shape, dtype, std=scale)
-        state = {
-            "w1.weight": linear_weight(gen, hidden, dim, dtype),
-            "w2.weight": linear_weight(gen, dim, hidden, dtype),
-            "w3.weight": linear_weight(gen, hidden, dim, dtype),
-        }
+        state = gated_ffn_parameters(gen, dim, hidden, dtype)
         extra = [f"hidden_dim = {hidden}", "random w1/w2/w3 (std 1/sqrt(fan_in))"]
         if layout != "contiguous":
             extra.append(f"a non-contiguous ({layout}) view")

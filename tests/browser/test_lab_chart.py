@@ -135,3 +135,27 @@ def test_the_phone_shows_both_curves_readably(
         watch.assert_clean()
     finally:
         context.close()
+
+
+def test_a_lab_with_planes_draws_one_curve_per_layer(client: httpx.Client) -> None:
+    """training_monitor answers (3, layers, steps); its page draws plane 0 (the ratios), the
+    learner's curve and the reference's for each of the four layers, in the reader's language."""
+    slug = "training_monitor"
+    solution = (REPO / "solutions" / f"{slug}.py").read_text(encoding="utf-8")
+    r = submit(client, solution, slug)
+    assert r.status_code == 200, r.text
+    assert 'data-status="passed"' in r.text
+    chart = _chart(r.text)
+    assert SERIES.findall(chart) == [
+        (f"layer {i}, {who}", learner)
+        for i in range(1, 5)
+        for who, learner in (("reference", "false"), ("yours", "true"))
+    ]
+    assert chart.count("<polyline") == 8
+    assert "Update-to-weight ratio per layer" in chart and "SGD step (1 = the first)" in chart
+    wrong = (REPO / "exercises" / slug / "variants" / "failed_ratio_inverted.py").read_text(
+        encoding="utf-8"
+    )
+    r = submit(client, wrong, slug)
+    assert 'data-status="failed"' in r.text and 'data-mistake="ratio_inverted"' in r.text
+    assert [learner for _, learner in SERIES.findall(_chart(r.text))] == ["false", "true"] * 4

@@ -74,12 +74,21 @@ def summary(v: verdict.Verdict) -> dict[str, Any]:
     }
 
 
-def goldens(slug: str, spec: ExerciseSpec) -> dict[str, Any]:
+def graded(slug: str, spec: ExerciseSpec) -> dict[str, verdict.Verdict]:
+    """Every variant of the exercise graded with the golden seed, by variant name."""
     torch.set_num_threads(1)  # reductions in one order: the same last bits every run
-    found: dict[str, Any] = {"seed": SEED, "variants": {}}
-    for path in sorted((ROOT / "exercises" / slug / "variants").glob("*.py")):
-        found["variants"][path.stem] = summary(grade(path.read_text(), spec))
-    return found
+    return {
+        path.stem: grade(path.read_text(), spec)
+        for path in sorted((ROOT / "exercises" / slug / "variants").glob("*.py"))
+    }
+
+
+def goldens(slug: str, spec: ExerciseSpec) -> dict[str, Any]:
+    return golden_file(graded(slug, spec))
+
+
+def golden_file(verdicts: dict[str, verdict.Verdict]) -> dict[str, Any]:
+    return {"seed": SEED, "variants": {name: summary(v) for name, v in verdicts.items()}}
 
 
 def path_for(slug: str) -> Path:

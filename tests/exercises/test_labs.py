@@ -11,6 +11,7 @@ import statistics
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -76,6 +77,8 @@ def _variants(slug: str) -> list[Path]:
     return sorted((ROOT / "exercises" / slug / "variants").glob("*.py"))
 
 
+# Grades every lab variant on several seeds: the full run, not the quick tier.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [p for slug in LABS for p in _variants(slug)],
@@ -185,3 +188,59 @@ def test_the_figure_bf16_norm_precision_claims() -> None:
         assert one[2] > 0.01 and one[5] > 100, (seed, one)  # mean/std 4 and 32
         assert two[4] > 0.01 and two[7] < 0.2, (seed, two)  # mean/std 16 and 128
         assert all(t < o for t, o in zip(two[2:], one[2:], strict=True)), (seed, two, one)
+
+
+def test_the_figure_training_monitor_claims() -> None:
+    """What the prompt says the monitor shows, over 20 seeds of its own cases: no alarm in the
+    healthy run; every layer's ratio over the alarm at step 0 when the learning rate is too high,
+    and fewer layers firing at the last step; the std alarm from layer 2 on at gain 1.6 and 0.6;
+    and the article's own bands (std 0.8 to 1.2, ratio up to 1e-3) firing on healthy runs."""
+    spec = CATALOG["training_monitor"].spec
+    assert callable(spec.reference)
+    article_fires = 0
+    for seed in range(20):
+        cases = {c.name: c for c in spec.make_cases(torch.Generator().manual_seed(seed))}
+
+        def measured(name: str, cases: dict[str, Any] = cases) -> torch.Tensor:
+            step = cases[name].scenario[0]
+            assert isinstance(step, Call)
+            out: torch.Tensor = spec.reference(*step.inputs, *step.args)
+            return out.double()
+
+        ratio, std, alarm = measured("healthy_run")
+        assert not alarm.any(), seed
+        article_fires += bool(((std < 0.8) | (std > 1.2)).any() or (ratio > 1e-3).any())
+        ratio, std, alarm = measured("learning_rate_too_high")
+        assert bool((ratio[:, 0] > 1e-2).all()) and bool(alarm[:, 0].all()), seed
+        assert alarm[:, -1].sum() < alarm[:, 0].sum(), seed
+        _, std, _ = measured("init_too_large")
+        assert bool((std[1:, 0] > 2.0).all()), seed
+        _, std, _ = measured("init_too_small")
+        assert bool((std[1:, 0] < 0.5).all()), seed
+    assert article_fires >= 15, article_fires
+
+
+def test_a_lab_with_planes_draws_one_plane_of_both_answers() -> None:
+    """training_monitor's answer is (3, layers, steps); the chart is plane 0, the ratios, one
+    curve per layer over the steps, the learner's beside the reference's; an answer of another
+    shape is left out, though its plane 0 would have the right shape."""
+    spec = CATALOG["training_monitor"].spec
+    assert spec.chart is not None and spec.chart.plane == 0
+    solution = (ROOT / "solutions" / "training_monitor.py").read_text(encoding="utf-8")
+    v = _grade(solution, spec, 4)
+    assert v.status == "passed" and v.chart is not None
+    assert [s.label for s in v.chart.series] == ["layer 1", "layer 2", "layer 3", "layer 4"]
+    cases = spec.make_cases(torch.Generator().manual_seed(4))
+    case = next(c for c in cases if c.name == spec.chart.case)
+    want = verdict.expected_outcome(spec.reference, case, spec).native.tensors["0.output"]
+    for row, s in enumerate(v.chart.series):
+        assert s.reference == want[0, row].double().tolist()
+        assert s.learner is not None and s.learner == pytest.approx(s.reference, rel=1e-4)
+    # Only plane 0 and the alarms' 1.0 would not pass as a ratio curve: an answer of two planes.
+    two_planes = solution.replace(
+        "torch.stack([ratio, std, alarm.to(x.dtype)])", "torch.stack([ratio, std])"
+    )
+    assert two_planes != solution
+    v = _grade(two_planes, spec, 4)
+    assert v.status == "failed" and v.chart is not None
+    assert all(s.learner is None for s in v.chart.series)

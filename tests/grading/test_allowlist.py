@@ -192,3 +192,21 @@ def test_prompt_states_the_policy_in_the_verdicts_words(slug: str) -> None:
     for lang, name in (("en", "prompt.md"), ("zh", "prompt.zh.md")):
         text = (REPO / "exercises" / slug / name).read_text()
         assert allowlist.policy(list(spec.allowed), spec.kind, lang) in text, (slug, lang)
+
+
+def test_only_a_backward_exercise_blocks_the_backward_kernels() -> None:
+    forward = allowlist.backstop([], ELEMENTARY, backward_job=False)
+    backward = allowlist.backstop([], ELEMENTARY, backward_job=True)
+    for op in ("aten.native_layer_norm_backward", "aten._softmax_backward_data"):
+        assert op in backward and op not in forward, op
+    # Every forward whole job stays blocked in both, and so do the backward kernels of the
+    # elementwise activations (their input alone gives the activation back).
+    assert set(forward) == {o for o in backward if not allowlist.is_backward_kernel(o[5:])}
+    assert "aten.gelu_backward" in forward and "aten.silu_backward" in forward
+    assert "aten.native_layer_norm" in forward and "aten._softmax" in forward
+    # The specs name their kind: the four hand-written backwards keep the kernels blocked.
+    kept = allowlist.spec_backstop((), ("arithmetic",), "autograd_function")
+    assert "aten.native_layer_norm_backward" in kept
+    assert "aten.native_layer_norm_backward" not in allowlist.spec_backstop(
+        (), ("arithmetic",), "module"
+    )

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import torch
 
-from api.grading.verdict import (
+from api.grading.comparison import (
     REFERENCE_ERROR_FACTOR,
     TOLERANCES,
     Comparison,

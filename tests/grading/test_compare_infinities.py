@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from api.grading.verdict import compare
+from api.grading.comparison import compare
 
 
 def test_a_finite_value_where_the_reference_is_minus_inf_fails() -> None:

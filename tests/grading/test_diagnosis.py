@@ -289,6 +289,8 @@ TIED = (
 )
 
 
+# Many seeds: the full run, not the quick tier.
+@pytest.mark.slow
 def test_a_near_tie_goes_to_the_mistake_closest_per_check_whatever_the_seed() -> None:
     spec = CATALOG["mixed_precision_norm"].spec
     named = {seed: golden.grade(TIED.read_text(), spec, seed=seed).diagnosis for seed in range(40)}

@@ -69,6 +69,12 @@ def _wrong_types(cases: list[Case]) -> dict[str, Any]:
 
 
 def _lying_counts(cases: list[Case]) -> dict[str, Any]:
+    # Sized to pass the frame's bounds (wire.MAX_HEADER, MAX_NODES), so that the verdict reads
+    # the lies themselves: negative call counts, missing names and notes by the hundred. (At
+    # 1,000 strings of 100,000 characters per case it was a frame of gigabytes, refused by its
+    # header length before a field was read, and took 10-50 s per exercise to build;
+    # test_an_oversized_header_is_refused covers that refusal.)
+    per_case = max(10, min(1000, 3_000 // len(cases)))
     entries = []
     for c in cases:
         entries.append(
@@ -76,9 +82,9 @@ def _lying_counts(cases: list[Case]) -> dict[str, Any]:
                 "name": c.name,
                 "parameters": {},
                 "buffers": {},
-                "missing": [LONG] * 1000,
-                "calls": {f"{k}.sublayer": -(10**30) for k in range(1000)},
-                "notes": {f"{k}.output_type": LONG for k in range(1000)},
+                "missing": [LONG[:100]] * per_case,
+                "calls": {f"{k}.sublayer": -(10**18) for k in range(per_case)},
+                "notes": {f"{k}.output_type": LONG[:100] for k in range(per_case)},
             }
         )
     return {"cases": entries, "not_a_module": LONG}
@@ -98,8 +104,22 @@ def test_forged_answer_gives_a_bounded_verdict(slug: str, forgery: str) -> None:
     spec = CATALOG[slug].spec
     cases = _cases(spec)
     body = wire.encode(FORGERIES[forgery](cases), {})
+    if forgery == "lying_counts":
+        wire.split(body)  # within the frame's bounds: the verdict reads every lie
     result = _decide(spec, cases, body)
     assert result.status in {"failed", "error", "crashed"}, result.message
+    assert len(result.model_dump_json()) < verdict.MAX_VERDICT_BYTES
+
+
+def test_an_oversized_header_is_refused() -> None:
+    """A header over wire.MAX_HEADER is refused by its length, before it is parsed."""
+    spec = CATALOG[SLUGS[0]].spec
+    cases = _cases(spec)
+    body = wire.encode({"cases": [], "stdout": "x" * (wire.MAX_HEADER + 1)}, {})
+    with pytest.raises(wire.WireError, match="header length out of range"):
+        wire.split(body)
+    result = _decide(spec, cases, body)
+    assert result.status == "crashed", result.message
     assert len(result.model_dump_json()) < verdict.MAX_VERDICT_BYTES
 
 

@@ -52,6 +52,8 @@ AT_SOURCE = (
     "batch_norm_backward",
     "pre_post_ln_gradients",
     "bf16_norm_precision",
+    "layer_norm_backward",
+    "rms_norm_backward",
 )
 
 

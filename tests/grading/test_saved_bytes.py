@@ -100,3 +100,24 @@ def test_saved_tensor_hooks_of_the_submission_hide_nothing() -> None:
         out = _ffn(x, *params)
     kept = harness._graph_saved_bytes([out.grad_fn], excluded)
     assert stash and kept == (N * DIM + 2 * N * HIDDEN) * FLOAT
+
+
+def test_a_saved_tensor_made_anew_on_every_read_counts_once_each() -> None:
+    """An unpack hook that makes a new tensor on every read (as a checkpoint's recomputation
+    does): each one must be counted, though it is freed as soon as nothing holds it and the
+    next one may be given its address."""
+    x, params, excluded = _setup()
+    stash: list[torch.Tensor] = []
+
+    def pack(t: torch.Tensor) -> int:
+        stash.append(t)
+        return len(stash) - 1
+
+    def unpack(key: int) -> torch.Tensor:
+        return stash[key].clone()
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        out = _ffn(x, *params)
+    counts = {harness._graph_saved_bytes([out.grad_fn], excluded) for _ in range(5)}
+    # Parameters come back as clones too (new storages, not excluded): they count here.
+    assert counts == {(N * DIM + 2 * N * HIDDEN + 2 * HIDDEN * DIM) * FLOAT}

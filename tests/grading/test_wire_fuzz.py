@@ -100,6 +100,8 @@ def test_json_headers(header: Any, blob: bytes) -> None:
     decode_bounded(frame_of(json.dumps(header).encode(), blob))
 
 
+# Seconds of fuzzing: the full run, not the quick tier.
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(descriptors, max_size=12), st.binary(max_size=256))
 def test_tensor_descriptors(described: list[dict[str, Any]], blob: bytes) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import report
 from tests.hostile.probes import Ctx, Listener
 from tests.support import Server
 
@@ -36,15 +37,19 @@ def ctx(server: Server) -> Iterator[Ctx]:
     drop_ctx(c)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if FIGURES:
-        terminalreporter.section("round two: service RSS growth and DB growth (or bytes sent)")
-        for name, verdict, rss_growth, other in FIGURES:
-            terminalreporter.write_line(
-                f"{name:55} {verdict:9} RSS +{rss_growth >> 10:7} KiB {other:>12}"
-            )
-    if not OBSERVED:
-        return
-    terminalreporter.section("hostile submissions: verdicts observed")
-    for profile, name, verdict, seconds in OBSERVED:
-        terminalreporter.write_line(f"{profile:9} {name:48} {verdict:9} {seconds:6.2f} s")
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # Printed under the summary by tests/conftest.py (tests/report.py: every xdist worker's rows).
+    report.add(
+        "round two: service RSS growth and DB growth (or bytes sent)",
+        [
+            f"{name:55} {verdict:9} RSS +{rss_growth >> 10:7} KiB {other:>12}"
+            for name, verdict, rss_growth, other in FIGURES
+        ],
+    )
+    report.add(
+        "hostile submissions: verdicts observed",
+        [
+            f"{profile:9} {name:48} {verdict:9} {seconds:6.2f} s"
+            for profile, name, verdict, seconds in OBSERVED
+        ],
+    )

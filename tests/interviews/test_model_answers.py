@@ -40,6 +40,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "checkpointed_ffn": ("recompute", "checkpointing"),
     "pre_post_ln_gradients": ("Post-LN", "warm-up"),
     "bf16_norm_precision": ("one-pass", "float32 statistics"),
+    "training_monitor": ("lr·‖∇W‖/‖W‖", "hooks"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)
