@@ -21,6 +21,7 @@ from api.grading.phrase import (
     RANDOM_WEIGHT_BIAS,
     TRAIN_UPDATE_EVAL,
     Phrase,
+    after_the_update,
     listing,
     non_contiguous,
     same,
@@ -343,16 +344,31 @@ def sublayer_parameters(
     }
 
 
+_TRAIN_SEEDED = Phrase("train mode (seeded)", "train 模式（固定随机种子）")
+_EVAL_MODE = Phrase("eval mode", "eval 模式")
+_SUBLAYER_DEFAULT_INIT = Phrase(
+    "default init (the sublayer as given, norm weight 1 and bias 0)",
+    "默认初始化（子层保持传入时的参数，norm 的 weight 为 1、bias 为 0）",
+)
+_SUBLAYER_RANDOM = Phrase(
+    "random norm weight/bias and sublayer parameters", "norm 的 weight/bias 和子层参数取随机值"
+)
+_THEN_UPDATE_EVAL_BATCH_OF_1 = Phrase(
+    "then an update and an eval-mode call on a batch of 1",
+    "随后更新一次参数，再以 eval 模式在批大小为 1 的输入上调用",
+)
+
+
 def sublayer_block_case(
     gen: torch.Generator,
     *,
     name: str,
-    what: str,
+    what: Phrase | str,
     x: torch.Tensor,
     sublayer: ModuleArg,
     init_kwargs: dict[str, InitValue],
     state: dict[str, torch.Tensor] | None,
-    notes: Sequence[str],
+    notes: Sequence[Phrase],
     train: bool,
     backward: bool,
     layout: Layout,
@@ -367,17 +383,15 @@ def sublayer_block_case(
     described here."""
     extra = [
         *notes,
-        "train mode (seeded)" if train else "eval mode",
-        "default init (the sublayer as given, norm weight 1 and bias 0)"
-        if state is None
-        else "random norm weight/bias and sublayer parameters",
+        _TRAIN_SEEDED if train else _EVAL_MODE,
+        _SUBLAYER_DEFAULT_INIT if state is None else _SUBLAYER_RANDOM,
     ]
     if layout != "contiguous":
-        extra.append(f"a non-contiguous ({layout}) view")
+        extra.append(non_contiguous(layout))
     if then_update:
-        extra.append("then an update and an eval-mode call on a batch of 1")
+        extra.append(_THEN_UPDATE_EVAL_BATCH_OF_1)
     if not backward:
-        extra.append("forward only, under torch.no_grad()")
+        extra.append(FORWARD_ONLY_NO_GRAD)
     steps: list[Step] = [
         call(gen, x, backward=backward, train=train, seed=seed(gen) if train else 0, layout=layout)
     ]
@@ -386,11 +400,13 @@ def sublayer_block_case(
             raise ValueError(f"case {name}: an update needs parameters to update")
         steps += [
             update(gen, state),
-            call(gen, normal(gen, (1, *x.shape[1:]), x.dtype), note="after the update"),
+            call(gen, normal(gen, (1, *x.shape[1:]), x.dtype), note=after_the_update()),
         ]
+    words = described(x, what if isinstance(what, Phrase) else same(what), *extra)
     return scenario(
         name=name,
-        description=describe(x, what, *extra),
+        description=words.en,
+        description_zh=words.zh,
         steps=steps,
         init_kwargs=init_kwargs,
         state=state,

@@ -126,3 +126,11 @@ CHANNEL_OFFSETS = Phrase("N(0,1) + channel offsets", "N(0,1) + 各通道的偏�
 
 def channels_offset_by(offsets: str) -> Phrase:
     return Phrase(f"channels offset by {offsets}", f"各通道加上偏移 {offsets}")
+
+
+def option(name: str, value: str, *, default: bool = False) -> Phrase:
+    """A constructor argument as the case sets it: "placement = 'pre' (default)"."""
+    said = f"{name} = {value}"
+    return Phrase(
+        said + (" (default)" if default else ""), said + ("（默认值）" if default else "")
+    )
