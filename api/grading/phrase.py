@@ -134,3 +134,9 @@ def option(name: str, value: str, *, default: bool = False) -> Phrase:
     return Phrase(
         said + (" (default)" if default else ""), said + ("（默认值）" if default else "")
     )
+
+
+# The gated FFNs' projections (swiglu_ffn, glu_ffn, ffn_block).
+RANDOM_W1_W2_W3 = Phrase(
+    "random w1/w2/w3 (std 1/sqrt(fan_in))", "w1/w2/w3 取随机值（标准差 1/sqrt(fan_in)）"
+)

@@ -63,6 +63,7 @@ AT_SOURCE = (
     "rms_norm_backward",
     "norm_block",
     "residual_block",
+    "swiglu_ffn",
 )
 
 
