@@ -64,6 +64,7 @@ AT_SOURCE = (
     "norm_block",
     "residual_block",
     "swiglu_ffn",
+    "glu_ffn",
 )
 
 
