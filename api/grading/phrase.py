@@ -140,3 +140,8 @@ def option(name: str, value: str, *, default: bool = False) -> Phrase:
 RANDOM_W1_W2_W3 = Phrase(
     "random w1/w2/w3 (std 1/sqrt(fan_in))", "w1/w2/w3 取随机值（标准差 1/sqrt(fan_in)）"
 )
+
+# A call's note that only names the call's own mode (glu_ffn, ffn_block): nothing to add in
+# Chinese.
+TRAIN_MODE_NOTE = Phrase("train mode", "")
+EVAL_MODE_NOTE = Phrase("eval mode", "")

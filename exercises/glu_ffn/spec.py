@@ -26,7 +26,15 @@ from api.grading.draw import (
     scenario,
     update,
 )
-from api.grading.phrase import Phrase, constructor_raises, listing, non_contiguous, same
+from api.grading.phrase import (
+    EVAL_MODE_NOTE,
+    TRAIN_MODE_NOTE,
+    Phrase,
+    constructor_raises,
+    listing,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -103,8 +111,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             if k:
                 steps.append(update(gen, state))
             x = normal(gen, shape, dtype, std=scale)
-            # Only the call's own mode: nothing to add in Chinese.
-            note = Phrase("train mode" if train else "eval mode", "")
+            note = TRAIN_MODE_NOTE if train else EVAL_MODE_NOTE
             backward = train or not serve
             steps.append(call(gen, x, backward=backward, train=train, layout=layout, note=note))
         options = listing(same(f"{k}={v!r}") for k, v in init.items())
@@ -157,7 +164,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             name="gelu_negative_tail",
             description=tail_words.en,
             description_zh=tail_words.zh,
-            steps=[call(gen, x_tail, note=Phrase("eval mode", ""))],
+            steps=[call(gen, x_tail, note=EVAL_MODE_NOTE)],
             init_kwargs={"dim": dim, "hidden_dim": hidden, "activation": "gelu"},
             state=tail_state,
         )

@@ -65,6 +65,7 @@ AT_SOURCE = (
     "residual_block",
     "swiglu_ffn",
     "glu_ffn",
+    "ffn_block",
 )
 
 
