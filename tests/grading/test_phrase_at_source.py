@@ -66,6 +66,7 @@ AT_SOURCE = (
     "swiglu_ffn",
     "glu_ffn",
     "ffn_block",
+    "feed_forward",
 )
 
 
