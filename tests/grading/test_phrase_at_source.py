@@ -67,6 +67,7 @@ AT_SOURCE = (
     "glu_ffn",
     "ffn_block",
     "feed_forward",
+    "checkpointed_ffn",
 )
 
 
