@@ -4,9 +4,10 @@ Verdict phrases are written in both languages where they are produced (``phrase.
 for those this module is not called (``tests/grading/test_phrase_at_source.py`` builds them with
 its rules replaced by a function that raises):
 
-- case descriptions and step notes of every spec but the nine below (``draw.described``,
-  ``draw.call(note=Phrase)``, ``draw.raises(description_zh=...)``), the platform's extra cases
-  (``coverage``) built on them, every step description (``step_words``);
+- case descriptions and step notes of every spec but training_monitor (``draw.described``,
+  ``draw.call(note=Phrase)``, ``draw.raises(description_zh=...)``, the shared builders in
+  ``draw``), the platform's extra cases (``coverage``) built on them, every step description
+  (``step_words``);
 - what a value check found (``check_words``), known mistakes and structured findings;
 - the static checks' findings (``addnorm_client.static``: size, syntax, the required
   definitions, banned names), carried by ``grader.static_verdict``.
@@ -16,10 +17,9 @@ What it is still used for, and why:
 - every verdict stored before its Chinese fields existed (``api.learning.verdict_i18n`` derives
   an empty Chinese field from the English one when it shows a stored verdict);
 - ``target`` (a check's target, "output", "grad of weight", named at display time);
-- the case descriptions and step notes of norm_block, residual_block, layer_norm_backward,
-  rms_norm_backward, feed_forward, swiglu_ffn, glu_ffn, ffn_block and checkpointed_ffn (their
-  shared drawing was being moved into ``draw`` on another branch) and of any lab merged later
-  on ``draw.describe`` (training_monitor), with the platform's cases built on them;
+- the case descriptions of training_monitor (merged while this moved; its ``Case`` carries no
+  ``description_zh``, so ``fill`` derives it) and of any spec still on ``draw.describe``, with
+  the platform's cases built on them;
 - the contract, parameter and dtype check messages and the verdict's summary line (``N of M
   cases failed. First: ...``) and its run-time messages (time limit, banned op, a raise while
   loading), all worded in ``verdict.py`` (``check_message``, ``message``): ``message`` builds

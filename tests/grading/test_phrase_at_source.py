@@ -1,6 +1,7 @@
 """Verdict phrases written in both languages where they are produced (``api.grading.phrase``):
-the norm exercises' case descriptions and every step description say their Chinese without
-``verdict_zh``'s rules, in the same words the rules gave (stored verdicts read the same), and
+every spec's case descriptions and step notes (``AT_SOURCE``: all but training_monitor), every
+step description and the static checks' findings say their Chinese without ``verdict_zh``'s
+rules, in the same words the rules gave (stored verdicts read the same), and
 ``verdict_zh.fill`` keeps what the source wrote."""
 
 from __future__ import annotations
