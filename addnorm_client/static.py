@@ -24,6 +24,9 @@ class StaticProblem:
     message: str
     line: int | None = None
     column: int | None = None
+    # The same in Chinese, written here beside the English (the server's verdict carries both;
+    # nothing translates it afterwards).
+    message_zh: str = ""
 
 
 def _aliases(tree: ast.AST) -> dict[str, str]:
@@ -102,6 +105,14 @@ NESTED_TOO_DEEPLY = (
     "your code is nested too deeply to be parsed (thousands of brackets, unary operators, "
     "lambdas or chained calls inside one another); no real implementation needs that"
 )
+NESTED_TOO_DEEPLY_ZH = (
+    "你的代码嵌套太深，无法解析（成千上万层括号、一元运算、lambda 或相互嵌套的链式调用）；"
+    "正常的实现不需要这样写。"
+)
+
+
+def _too_deep(line: int | None = None) -> StaticProblem:
+    return StaticProblem("error", NESTED_TOO_DEEPLY, line=line, message_zh=NESTED_TOO_DEEPLY_ZH)
 
 
 def _parse(code: str) -> ast.AST | StaticProblem:
@@ -112,18 +123,24 @@ def _parse(code: str) -> ast.AST | StaticProblem:
         return ast.parse(code, filename="<submission>")
     except SyntaxError as exc:
         if "too many nested" in str(exc.msg):
-            return StaticProblem("error", NESTED_TOO_DEEPLY, line=exc.lineno)
+            return _too_deep(exc.lineno)
+        said = str(exc.msg)[:300]  # Python's own words, in English in both languages
         where = f"line {exc.lineno}, column {exc.offset}" if exc.lineno else "somewhere"
+        where_zh = f"，位于第 {exc.lineno} 行第 {exc.offset} 列" if exc.lineno else ""
         return StaticProblem(
             "error",
-            f"SyntaxError at {where}: {str(exc.msg)[:300]}",
+            f"SyntaxError at {where}: {said}",
             line=exc.lineno,
             column=exc.offset,
+            message_zh=f"语法错误（SyntaxError）{where_zh}：{said}",
         )
     except (RecursionError, MemoryError):
-        return StaticProblem("error", NESTED_TOO_DEEPLY)
+        return _too_deep()
     except ValueError as exc:  # null bytes; a lone surrogate (UnicodeEncodeError)
-        return StaticProblem("error", f"the code cannot be parsed: {str(exc)[:200]}")
+        said = str(exc)[:200]
+        return StaticProblem(
+            "error", f"the code cannot be parsed: {said}", message_zh=f"代码无法解析：{said}"
+        )
 
 
 def _bound_at_top(tree: ast.AST) -> set[str]:
@@ -158,14 +175,22 @@ def _missing_definition(
         missing = [f for f in functions if f not in bound]
         if not missing:
             return None
-        wanted = " and ".join(f"`def {f}(...)`" for f in functions)
-        lacking = ", ".join(f"`{f}`" for f in missing)
+        wanted = [f"`def {f}(...)`" for f in functions]
+        lacking = [f"`{f}`" for f in missing]
         return StaticProblem(
-            "error", f"your code must define {wanted}; it does not define {lacking}"
+            "error",
+            f"your code must define {' and '.join(wanted)}; it does not define "
+            + ", ".join(lacking),
+            message_zh=f"你的代码必须定义 {' 和 '.join(wanted)}，但没有定义 "
+            + "、".join(lacking)
+            + "。",
         )
     if not any(isinstance(n, ast.ClassDef) and n.name == class_name for n in ast.walk(tree)):
+        wanted_class = f"`class {class_name}({base})`"
         return StaticProblem(
-            "error", f"your code must define `class {class_name}({base})`; it does not"
+            "error",
+            f"your code must define {wanted_class}; it does not",
+            message_zh=f"你的代码必须定义 {wanted_class}，但没有找到。",
         )
     return None
 
@@ -181,7 +206,10 @@ def check(
     """``functions``: a function exercise's required names (each a ``def``, or bound to a
     function at the top of the module); otherwise ``class_name`` must be a class."""
     if len(code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
-        return StaticProblem("error", f"the code is larger than {MAX_CODE_BYTES // 1024} KiB")
+        kib = MAX_CODE_BYTES // 1024
+        return StaticProblem(
+            "error", f"the code is larger than {kib} KiB", message_zh=f"代码超过了 {kib} KiB 的上限"
+        )
     tree = _parse(code)
     if isinstance(tree, StaticProblem):
         return tree
@@ -197,5 +225,7 @@ def check(
             f"`{short}` does the whole job this exercise asks you to write, so it is not "
             f"allowed here{f' (line {line})' if line else ''}. Implement it from tensor ops.",
             line=line or None,
+            message_zh=f"`{short}` 一步就完成了本题要你自己实现的全部工作，所以这里不能用"
+            f"{f'（第 {line} 行）' if line else ''}。请用张量运算自己实现。",
         )
     return None

@@ -29,6 +29,7 @@ from dataclasses import replace
 import torch
 
 from api.grading import draw, harness, verdict_zh
+from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, Step
 
 # Around 8 bfloat16 keeps four bits below the point: a mean kept in bfloat16 is off by up to
@@ -106,7 +107,7 @@ def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -
     calls = _calls(template)
     first = next((s for s in calls if s.backward), calls[0])
 
-    def again(note: str) -> Call:
+    def again(note: Phrase) -> Call:
         grads = None
         if first.grad_outputs is not None:
             grads = tuple(draw.normal(gen, g.shape, g.dtype) for g in first.grad_outputs)
@@ -114,20 +115,29 @@ def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -
             first,
             inputs=tuple(_like(gen, t) for t in first.inputs),
             grad_outputs=grads,
-            note=note,
+            note=note.en,
+            note_zh=note.zh,
         )
 
     steps: list[Step] = [
-        again("the first of three calls with these shapes and fresh data"),
-        again("the second call with fresh data"),
-        again("the third call with fresh data"),
+        again(
+            Phrase(
+                "the first of three calls with these shapes and fresh data",
+                "同一形状、新数据的三次调用中的第一次",
+            )
+        ),
+        again(Phrase("the second call with fresh data", "第二次调用，新数据")),
+        again(Phrase("the third call with fresh data", "第三次调用，新数据")),
     ]
     state = dict(template.state) if template.state is not None else None
     names = _parameters(spec, template) if state is not None else set()
     kept = {k: v for k, v in (state or {}).items() if k in names and v.is_floating_point()}
     if kept:
         steps.append(draw.update(gen, kept))
-        steps += [again("after the update, fresh data"), again("after the update, once more")]
+        steps += [
+            again(Phrase("after the update, fresh data", "参数更新之后，新数据")),
+            again(Phrase("after the update, once more", "参数更新之后，再调用一次")),
+        ]
     words = "three calls with fresh data of one shape" + (
         ", an update, two more calls" if kept else ""
     )

@@ -17,8 +17,11 @@ import torch
 from api.grading import verdict_zh
 from api.grading.phrase import (
     FORWARD_ONLY_NO_GRAD,
+    RANDOM_WEIGHT,
+    RANDOM_WEIGHT_BIAS,
     TRAIN_UPDATE_EVAL,
     Phrase,
+    after_the_update,
     listing,
     non_contiguous,
     same,
@@ -192,7 +195,7 @@ def call(
     """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape);
     ``note`` in both languages as a ``Phrase`` (a plain string: English, Chinese derived)."""
     grads = (normal(gen, x.shape, x.dtype),) if backward else None
-    en, zh = note if isinstance(note, Phrase) else (note, "")
+    en, zh = note if isinstance(note, Phrase) else (note, None)
     return Call((x,), grads, train=train, seed=seed, layout=layout, note=en, note_zh=zh)
 
 
@@ -210,7 +213,7 @@ def update(
 ) -> Update:
     """An optimiser-like step: a small random delta for every parameter in ``state``."""
     deltas = {k: normal(gen, v.shape, v.dtype, std=scale) for k, v in state.items()}
-    en, zh = note if isinstance(note, Phrase) else (note, "")
+    en, zh = note if isinstance(note, Phrase) else (note, None)
     if not en:
         en, zh = UPDATE_EVERY_PARAMETER
     return Update(deltas, note=en, note_zh=zh)
@@ -266,6 +269,7 @@ def raises(
     description: str,
     init_kwargs: dict[str, InitValue],
     module_args: dict[str, ModuleArg] | None = None,
+    description_zh: str = "",
 ) -> Case:
     """A case whose constructor must raise ``error`` (an exception class name such as
     ``"ValueError"``; a subclass counts): contracts like "an unknown placement raises
@@ -273,6 +277,7 @@ def raises(
     return Case(
         name=name,
         description=description,
+        description_zh=description_zh,
         x=torch.zeros(1),
         init_kwargs=init_kwargs,
         module_args=module_args or {},
@@ -339,16 +344,31 @@ def sublayer_parameters(
     }
 
 
+_TRAIN_SEEDED = Phrase("train mode (seeded)", "train 模式（固定随机种子）")
+_EVAL_MODE = Phrase("eval mode", "eval 模式")
+_SUBLAYER_DEFAULT_INIT = Phrase(
+    "default init (the sublayer as given, norm weight 1 and bias 0)",
+    "默认初始化（子层保持传入时的参数，norm 的 weight 为 1、bias 为 0）",
+)
+_SUBLAYER_RANDOM = Phrase(
+    "random norm weight/bias and sublayer parameters", "norm 的 weight/bias 和子层参数取随机值"
+)
+_THEN_UPDATE_EVAL_BATCH_OF_1 = Phrase(
+    "then an update and an eval-mode call on a batch of 1",
+    "随后更新一次参数，再以 eval 模式在批大小为 1 的输入上调用",
+)
+
+
 def sublayer_block_case(
     gen: torch.Generator,
     *,
     name: str,
-    what: str,
+    what: Phrase | str,
     x: torch.Tensor,
     sublayer: ModuleArg,
     init_kwargs: dict[str, InitValue],
     state: dict[str, torch.Tensor] | None,
-    notes: Sequence[str],
+    notes: Sequence[Phrase],
     train: bool,
     backward: bool,
     layout: Layout,
@@ -363,17 +383,15 @@ def sublayer_block_case(
     described here."""
     extra = [
         *notes,
-        "train mode (seeded)" if train else "eval mode",
-        "default init (the sublayer as given, norm weight 1 and bias 0)"
-        if state is None
-        else "random norm weight/bias and sublayer parameters",
+        _TRAIN_SEEDED if train else _EVAL_MODE,
+        _SUBLAYER_DEFAULT_INIT if state is None else _SUBLAYER_RANDOM,
     ]
     if layout != "contiguous":
-        extra.append(f"a non-contiguous ({layout}) view")
+        extra.append(non_contiguous(layout))
     if then_update:
-        extra.append("then an update and an eval-mode call on a batch of 1")
+        extra.append(_THEN_UPDATE_EVAL_BATCH_OF_1)
     if not backward:
-        extra.append("forward only, under torch.no_grad()")
+        extra.append(FORWARD_ONLY_NO_GRAD)
     steps: list[Step] = [
         call(gen, x, backward=backward, train=train, seed=seed(gen) if train else 0, layout=layout)
     ]
@@ -382,11 +400,13 @@ def sublayer_block_case(
             raise ValueError(f"case {name}: an update needs parameters to update")
         steps += [
             update(gen, state),
-            call(gen, normal(gen, (1, *x.shape[1:]), x.dtype), note="after the update"),
+            call(gen, normal(gen, (1, *x.shape[1:]), x.dtype), note=after_the_update()),
         ]
+    words = described(x, what if isinstance(what, Phrase) else same(what), *extra)
     return scenario(
         name=name,
-        description=describe(x, what, *extra),
+        description=words.en,
+        description_zh=words.zh,
         steps=steps,
         init_kwargs=init_kwargs,
         state=state,
@@ -395,11 +415,19 @@ def sublayer_block_case(
     )
 
 
+# Rows constant along the last dim (``constant_rows``), said once for every table that uses them.
+CONSTANT_ROWS = Phrase("constant along the last dim (k/4)", "每行沿最后一维取同一个常数（k/4）")
+CONSTANT_ROWS_WITH_ZERO = Phrase(
+    "constant along the last dim (k/4, one row all zero)",
+    "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
+)
+
+
 def norm_function_case(
     gen: torch.Generator,
     *,
     name: str,
-    what: str,
+    what: Phrase | str,
     x: torch.Tensor,
     eps: float,
     bias: bool,
@@ -407,7 +435,7 @@ def norm_function_case(
     backward: bool,
     layout: Layout,
     feature_axis: int = -1,
-    notes: Sequence[str] = (),
+    notes: Sequence[Phrase] = (),
 ) -> Case:
     """One call of a norm written as a ``torch.autograd.Function`` whose backward is graded
     (``layer_norm_backward``, ``rms_norm_backward``, ``batch_norm_backward``):
@@ -427,17 +455,23 @@ def norm_function_case(
             inputs.append(normal(gen, (d,), dtype))
     grads = (normal(gen, x.shape, dtype),) if backward else None
     if bias:
-        params = "weight = 1, bias = 0" if default_params else "random weight/bias"
+        params = (
+            Phrase("weight = 1, bias = 0", "weight = 1，bias = 0")
+            if default_params
+            else RANDOM_WEIGHT_BIAS
+        )
     else:
-        params = "weight = 1" if default_params else "random weight"
-    extra = [*notes, params, f"eps = {eps:g}"]
+        params = same("weight = 1") if default_params else RANDOM_WEIGHT
+    extra = [*notes, params, same(f"eps = {eps:g}")]
     if layout != "contiguous":
-        extra.append(f"a non-contiguous ({layout}) view")
+        extra.append(non_contiguous(layout))
     if not backward:
-        extra.append("forward only, under torch.no_grad()")
+        extra.append(FORWARD_ONLY_NO_GRAD)
+    words = described(x, what if isinstance(what, Phrase) else same(what), *extra)
     return scenario(
         name=name,
-        description=describe(x, what, *extra),
+        description=words.en,
+        description_zh=words.zh,
         steps=[Call(tuple(inputs), grads, layout=layout, args=(eps,))],
         init_kwargs={},
         state=None,
@@ -456,7 +490,7 @@ def norm_function_cases(
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         *,
         eps: float = default_eps,
@@ -494,9 +528,9 @@ def norm_function_cases(
     rows = constant_rows(gen, shape_for(gen, 2, 12, max_rows=8), f32)
     if zero_row:
         rows.view(-1, rows.shape[-1])[0] = 0.0
-        add("constant_rows", "constant along the last dim (k/4, one row all zero)", rows)
+        add("constant_rows", CONSTANT_ROWS_WITH_ZERO, rows)
     else:
-        add("constant_rows", "constant along the last dim (k/4)", rows)
+        add("constant_rows", CONSTANT_ROWS, rows)
     add(
         "default_params_transposed",
         "N(0,1)",
@@ -523,11 +557,7 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     gradients for detached statistics, a no-grad forward for in-place mutation of the input.
     """
     f32, f64, bf16 = torch.float32, torch.float64, torch.bfloat16
-    affine = (
-        Phrase("random weight/bias", "weight/bias 取随机值")
-        if bias
-        else Phrase("random weight", "weight 取随机值")
-    )
+    affine = Phrase("random weight/bias", "weight/bias 取随机值") if bias else RANDOM_WEIGHT
     default = (
         Phrase("default init (weight = 1, bias = 0)", "默认初始化（weight = 1，bias = 0）")
         if bias
@@ -621,10 +651,7 @@ def norm_cases(gen: torch.Generator, *, default_eps: float, bias: bool) -> list[
     rows.view(-1, rows.shape[-1])[0] = 0.0  # an all-zero row: the RMS is 0 too
     add(
         "constant_rows",
-        Phrase(
-            "constant along the last dim (k/4, one row all zero)",
-            "每行沿最后一维取同一个常数（k/4，其中一行全为 0）",
-        ),
+        CONSTANT_ROWS_WITH_ZERO,
         rows,
     )
     add("eps_0.1_f64", NORMAL, normal(gen, shape_for(gen, 2, 40), f64), eps=0.1)

@@ -121,6 +121,7 @@ def static_verdict(code: str, spec: ExerciseSpec) -> Verdict | None:
         Verdict(
             status=problem.status,
             message=problem.message,
+            message_zh=problem.message_zh,
             error=error,
             timings_ms={"total": _ms(started)},
         )

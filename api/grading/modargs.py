@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from api.grading.phrase import Phrase
 from api.grading.spec import ModuleArg
 
 
@@ -84,3 +85,14 @@ def build(desc: ModuleArg) -> nn.Module:
 
 def describe(name: str, desc: ModuleArg) -> str:
     return f"{name} = {check(desc).describe(*desc.dims)}"
+
+
+# A sublayer said in Chinese where its English is words, not code ("Linear(64, 64)" and
+# "Linear(32, 64) -> GELU -> Linear(64, 32)" read the same in both languages).
+_WORDS_ZH = {"zero": "固定为零的 Linear（F(x) = 0）"}
+
+
+def described(name: str, desc: ModuleArg) -> Phrase:
+    """``describe`` in both languages."""
+    en = check(desc).describe(*desc.dims)
+    return Phrase(f"{name} = {en}", f"{name} = {_WORDS_ZH.get(desc.kind, en)}")

@@ -65,3 +65,83 @@ def more_calls(n: int) -> Phrase:
 
 
 AGAIN_ON_A_NEW_INPUT = Phrase("again, on a new input", "换一个新输入再次调用")
+
+EVAL_UPDATE_EVAL = Phrase(
+    "eval, update, eval again", "先以 eval 模式调用，更新参数后再以 eval 模式调用"
+)
+DEFAULT_INIT = Phrase("default init", "默认初始化")
+AN_UPDATE_OF_WEIGHT_AND_BIAS = Phrase(
+    "an optimiser-like update of weight and bias", "按优化器的方式更新 weight 和 bias"
+)
+
+
+def modes(called: Iterable[str]) -> Phrase:
+    """The modes a module is called in, one after another: 'train then eval', '依次以 train、
+    eval 模式调用'; one call: 'train', 'train 模式'."""
+    said = list(called)
+    en = " then ".join(said)
+    if len(said) == 1:
+        return Phrase(en, f"{said[0]} 模式")
+    return Phrase(en, "依次以 " + "、".join(said) + " 模式调用")
+
+
+def after_the_update(note: str = "") -> Phrase:
+    """A call's note after an update: 'after the update', 'eval, after the update'."""
+    return Phrase(f"{note}after the update", "参数更新之后")
+
+
+# A call's note that only repeats the call's own mode: nothing to add in Chinese, where the
+# step already says it ("第 1/5 步：以 train 模式调用并做反向传播").
+IN_TRAIN_MODE = Phrase("in train mode", "")
+AGAIN_IN_EVAL_MODE_ON_A_NEW_INPUT = Phrase(
+    "again, in eval mode, on a new input", AGAIN_ON_A_NEW_INPUT.zh
+)
+
+
+def no_parameters(module: str) -> Phrase:
+    """An update step of a module with nothing to update."""
+    return Phrase(
+        f"an optimiser step ({module} has no parameters)", f"一次优化器更新（{module} 没有参数）"
+    )
+
+
+def constructor_raises(call: str, error: str) -> Phrase:
+    """A contract case: 'Dropout(p=1.5): the constructor raises ValueError'."""
+    return Phrase(f"{call}: the constructor raises {error}", f"{call}：构造函数应抛出 {error}")
+
+
+def default_value(name: str, value: str) -> Phrase:
+    """'default p = 0.5'."""
+    return Phrase(f"default {name} = {value}", f"默认 {name} = {value}")
+
+
+RANDOM_WEIGHT_BIAS = Phrase("random weight/bias", "weight/bias 取随机值")
+RANDOM_WEIGHT = Phrase("random weight", "weight 取随机值")
+
+# Batch norm's statistics (batch_norm_1d, batch_norm_backward).
+ONE_SEQUENCE = Phrase("one sequence (statistics over L)", "只有一条序列（统计量沿 L 计算）")
+BATCH_OF_TWO = Phrase("a batch of two (n / (n - 1) = 2)", "批大小为 2（n / (n - 1) = 2）")
+CHANNEL_OFFSETS = Phrase("N(0,1) + channel offsets", "N(0,1) + 各通道的偏移")
+
+
+def channels_offset_by(offsets: str) -> Phrase:
+    return Phrase(f"channels offset by {offsets}", f"各通道加上偏移 {offsets}")
+
+
+def option(name: str, value: str, *, default: bool = False) -> Phrase:
+    """A constructor argument as the case sets it: "placement = 'pre' (default)"."""
+    said = f"{name} = {value}"
+    return Phrase(
+        said + (" (default)" if default else ""), said + ("（默认值）" if default else "")
+    )
+
+
+# The gated FFNs' projections (swiglu_ffn, glu_ffn, ffn_block).
+RANDOM_W1_W2_W3 = Phrase(
+    "random w1/w2/w3 (std 1/sqrt(fan_in))", "w1/w2/w3 取随机值（标准差 1/sqrt(fan_in)）"
+)
+
+# A call's note that only names the call's own mode (glu_ffn, ffn_block): nothing to add in
+# Chinese.
+TRAIN_MODE_NOTE = Phrase("train mode", "")
+EVAL_MODE_NOTE = Phrase("eval mode", "")

@@ -71,7 +71,9 @@ class Call:
     layout: Layout = "contiguous"
     args: tuple[InitValue, ...] = ()
     note: str = ""  # in words, for the verdict ("again, after a parameter update")
-    note_zh: str = ""  # the note in Chinese; empty: ``verdict_zh`` derives it from ``note``
+    # The note in Chinese; None: ``verdict_zh`` derives it from ``note``. A call's note may be
+    # "" in Chinese where it only repeats the call's mode (said already).
+    note_zh: str | None = None
     # In a function exercise with several functions (``softmax`` and ``log_softmax``): the one
     # this call calls. Empty for every other exercise, whose single entry point is called.
     function: str = ""
@@ -92,7 +94,9 @@ class Update:
 
     deltas: Mapping[str, torch.Tensor]
     note: str = "an optimiser-like update of the parameters"
-    note_zh: str = ""  # the note in Chinese; empty: ``verdict_zh`` derives it from ``note``
+    # The note in Chinese; None: ``verdict_zh`` derives it from ``note``. A call's note may be
+    # "" in Chinese where it only repeats the call's mode (said already).
+    note_zh: str | None = None
 
 
 Step = Call | Update

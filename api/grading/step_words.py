@@ -26,7 +26,10 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
     en = f"step {k + 1} of {len(steps)}: "
     zh = f"第 {k + 1}/{len(steps)} 步："
     if isinstance(step, Update):
-        return Phrase(en + step.note, zh + (step.note_zh or verdict_zh.note(step.note)))
+        return Phrase(
+            en + step.note,
+            zh + (step.note_zh if step.note_zh is not None else verdict_zh.note(step.note)),
+        )
     # A function has no train/eval mode; in an exercise with several, the call names its own.
     mode = None
     if step.function:
@@ -55,6 +58,6 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
     if step.note:
         en += f" ({step.note})"
         # A note that only repeats the call's mode is not said twice in Chinese.
-        said = step.note_zh or verdict_zh.call_note(mode, step.note)
+        said = step.note_zh if step.note_zh is not None else verdict_zh.call_note(mode, step.note)
         zh += f"（{said if said is not None else step.note}）" if said != "" else ""
     return Phrase(en, zh)

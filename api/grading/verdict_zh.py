@@ -1,12 +1,33 @@
 """The Chinese wording of a verdict, derived from its English texts: the fallback.
 
-Verdict phrases are written in both languages where they are produced (``phrase.Phrase``):
-the norm exercises' case descriptions (``draw.norm_cases``), every step description
-(``step_words``), the platform's extra cases (``coverage``), known mistakes and structured
-findings. This module puts into Chinese what has not moved to the source yet (other specs' case
-descriptions, check messages, the summary line) and every verdict stored before the Chinese
-was written at the source. Do not add rules here for new phrases: write them as a ``Phrase``
-where they are made.
+Verdict phrases are written in both languages where they are produced (``phrase.Phrase``), and
+for those this module is not called (``tests/grading/test_phrase_at_source.py`` builds them with
+its rules replaced by a function that raises):
+
+- case descriptions and step notes of every spec but training_monitor (``draw.described``,
+  ``draw.call(note=Phrase)``, ``draw.raises(description_zh=...)``, the shared builders in
+  ``draw``), the platform's extra cases (``coverage``) built on them, every step description
+  (``step_words``);
+- what a value check found (``check_words``), known mistakes and structured findings;
+- the static checks' findings (``addnorm_client.static``: size, syntax, the required
+  definitions, banned names), carried by ``grader.static_verdict``.
+
+What it is still used for, and why:
+
+- every verdict stored before its Chinese fields existed (``api.learning.verdict_i18n`` derives
+  an empty Chinese field from the English one when it shows a stored verdict);
+- ``target`` (a check's target, "output", "grad of weight", named at display time);
+- the case descriptions of training_monitor (merged while this moved; its ``Case`` carries no
+  ``description_zh``, so ``fill`` derives it) and of any spec still on ``draw.describe``, with
+  the platform's cases built on them;
+- the contract, parameter and dtype check messages and the verdict's summary line (``N of M
+  cases failed. First: ...``) and its run-time messages (time limit, banned op, a raise while
+  loading), all worded in ``verdict.py`` (``check_message``, ``message``): ``message`` builds
+  the summary from the checks' Chinese fields as stored, only its frame comes from here;
+- a submission row's reason (``not graded: ...``, ``grading failed: ...``), stored in English
+  only.
+
+Add no rules here for new phrases: write them as a ``Phrase`` where they are made.
 
 It knows the grader's English templates (``verdict.py``, ``static.py``, ``draw.py``) and says
 the same thing in Chinese; a verdict stored before Chinese existed is read in Chinese this way.
@@ -236,7 +257,7 @@ _FRAGMENTS = _rules(
     # Attention: the keys, the masks and the scale (scaled_dot_product_attention).
     (r"(?P<n>\d+) keys?", "{n} 个 key"),
     (r"default scale 1/sqrt\(E\)", "默认 scale 为 1/sqrt(E)"),
-    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key padding 掩码 ({s})"),
+    (r"boolean key-padding mask \((?P<s>[^)]*)\)", "布尔 key 填充掩码 ({s})"),
     (r"boolean mask \((?P<s>[^)]*)\)", "布尔掩码 ({s})"),
     (r"rows (?P<a>\d+) and (?P<b>\d+) fully masked", "第 {a} 行和第 {b} 行整行被掩码"),
     (
@@ -811,5 +832,6 @@ def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
         if not c.step_description_zh and c.step_description:
             c.step_description_zh = step(c.step_description)
         c.message_zh = c.message_zh or check_message(c.message)
-    verdict.message_zh = message(verdict.model_dump(mode="json")) or ""
+    # Written at the source (the static checks' findings); derived for the rest.
+    verdict.message_zh = verdict.message_zh or message(verdict.model_dump(mode="json")) or ""
     return verdict

@@ -14,7 +14,22 @@ import torch
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, choice, describe, normal, randint, scenario
+from api.grading.draw import call, choice, described, normal, randint, scenario
+from api.grading.phrase import (
+    AN_UPDATE_OF_WEIGHT_AND_BIAS,
+    BATCH_OF_TWO,
+    CHANNEL_OFFSETS,
+    DEFAULT_INIT,
+    EVAL_UPDATE_EVAL,
+    ONE_SEQUENCE,
+    Phrase,
+    after_the_update,
+    channels_offset_by,
+    listing,
+    modes,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Step, Update
 
 
@@ -68,17 +83,24 @@ def _offsets(gen: torch.Generator, c: int, dtype: torch.dtype, ndim: int) -> tor
     return off[:, None] if ndim == 3 else off
 
 
+_LOADED_STATE = Phrase(
+    "loaded state (random weight, bias and running statistics)",
+    "载入的状态（weight、bias 和滑动统计量取随机值）",
+)
+
+
 def make_cases(gen: torch.Generator) -> list[Case]:
     f32, f64 = torch.float32, torch.float64
     cases: list[Case] = []
 
     def update(c: int, dtype: torch.dtype, lr: float = 0.1) -> Update:
         deltas = {p: normal(gen, (c,), dtype, std=lr) for p in ("weight", "bias")}
-        return Update(deltas, note="an optimiser-like update of weight and bias")
+        en, zh = AN_UPDATE_OF_WEIGHT_AND_BIAS
+        return Update(deltas, note=en, note_zh=zh)
 
     def add(
         name: str,
-        what: str,
+        what: Phrase,
         steps: list[Step],
         *,
         c: int,
@@ -86,16 +108,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         kwargs: dict[str, InitValue] | None = None,
     ) -> None:
         first = next(s for s in steps if not isinstance(s, Update))
-        modes = " then ".join(
-            ("train" if s.train else "eval") for s in steps if not isinstance(s, Update)
-        )
-        init = "default init"
-        if state:
-            init = "loaded state (random weight, bias and running statistics)"
+        called = modes(("train" if s.train else "eval") for s in steps if not isinstance(s, Update))
+        init = _LOADED_STATE if state else DEFAULT_INIT
+        words = described(first.inputs[0], what, init, called)
         cases.append(
             scenario(
                 name=name,
-                description=describe(first.inputs[0], what, init, modes),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs={"num_features": c, **(kwargs or {})},
                 state=state,
@@ -111,14 +131,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     off = _offsets(gen, c, f32, 2)
     add(
         "train_then_eval_2d",
-        "(N, C), channels offset by 3 * N(0,1)",
+        listing([same("(N, C)"), channels_offset_by("3 * N(0,1)")]),
         [
             call(gen, normal(gen, (ri(4, 12), c), f32, std=2.0) + off, train=True),
             update(c, f32),
             call(gen, normal(gen, (ri(4, 12), c), f32) + off, train=True),
             update(c, f32),
             call(gen, normal(gen, (ri(4, 12), c), f32) + off, train=True),
-            call(gen, normal(gen, (ri(2, 6), c), f32) + off, note="eval on the running estimates"),
+            call(
+                gen,
+                normal(gen, (ri(2, 6), c), f32) + off,
+                note=Phrase("eval on the running estimates", "用滑动统计量"),
+            ),
         ],
         c=c,
     )
@@ -130,14 +154,16 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     pos = torch.linspace(0.5, 3.0, length)
     add(
         "train_then_eval_3d",
-        "(N, C, L), positions scaled 0.5 to 3",
+        listing(
+            [same("(N, C, L)"), Phrase("positions scaled 0.5 to 3", "各位置分别缩放 0.5 到 3 倍")]
+        ),
         [
             call(
                 gen, normal(gen, (n, c, length), f32) * pos + _offsets(gen, c, f32, 3), train=True
             ),
             update(c, f32),
             call(gen, normal(gen, (n, c, length), f32) * pos, train=True),
-            call(gen, normal(gen, (n + 1, c, length), f32), note="eval"),
+            call(gen, normal(gen, (n + 1, c, length), f32), note=Phrase("eval", "")),
         ],
         c=c,
     )
@@ -148,8 +174,8 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     state = _random_state(gen, c, f32)
     add(
         "eval_loaded_state",
-        "N(0,1), eval, update, eval again",
-        [call(gen, x), update(c, f32), call(gen, x, backward=False, note="after the update")],
+        listing([same("N(0,1)"), EVAL_UPDATE_EVAL]),
+        [call(gen, x), update(c, f32), call(gen, x, backward=False, note=after_the_update())],
         c=c,
         state=state,
     )
@@ -158,7 +184,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     x = normal(gen, (ri(3, 8), c), f32, std=0.05) + 1.0
     add(
         "momentum_eps",
-        "0.05 * N(0,1) + 1, momentum 0.3, eps 0.01",
+        listing(
+            [
+                same("0.05 * N(0,1) + 1"),
+                Phrase("momentum 0.3", "momentum 为 0.3"),
+                Phrase("eps 0.01", "eps 为 0.01"),
+            ]
+        ),
         [call(gen, x, train=True), call(gen, x * 3 - 1, train=True), call(gen, x)],
         c=c,
         state=_random_state(gen, c, f32),
@@ -170,7 +202,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     c = ri(2, 6)
     add(
         "batch_of_two",
-        "N(0,1) + 1, a batch of two (n / (n - 1) = 2)",
+        listing(
+            [
+                same("N(0,1) + 1"),
+                BATCH_OF_TWO,
+            ]
+        ),
         [
             call(gen, normal(gen, (2, c), f32) + 1, train=True, backward=False),
             call(gen, normal(gen, (3, c), f32)),
@@ -181,7 +218,12 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     c = ri(2, 6)
     add(
         "batch_of_one_3d",
-        "2 * N(0,1), one sequence (statistics over L)",
+        listing(
+            [
+                same("2 * N(0,1)"),
+                ONE_SEQUENCE,
+            ]
+        ),
         [
             call(gen, normal(gen, (1, c, ri(3, 7)), f32, std=2.0), train=True),
             call(gen, normal(gen, (1, c, 4), f32)),
@@ -192,13 +234,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     c = ri(3, 6)
     x = normal(gen, (ri(3, 6), c), f32)
     x[:, 0] = 2.5
-    add("constant_channel", "N(0,1), channel 0 constant 2.5", [call(gen, x, train=True)], c=c)
+    add(
+        "constant_channel",
+        listing([same("N(0,1)"), Phrase("channel 0 constant 2.5", "第 0 个通道恒为 2.5")]),
+        [call(gen, x, train=True)],
+        c=c,
+    )
     # float64 around 1e4: E[x^2] - E[x]^2 cancels.
     c = ri(3, 6)
     x = normal(gen, (ri(4, 9), c, ri(2, 5)), f64) + 1e4
     add(
         "offset_float64",
-        "N(0,1) + 1e4",
+        same("N(0,1) + 1e4"),
         [call(gen, x, train=True), call(gen, x)],
         c=c,
         state=_random_state(gen, c, f64),
@@ -208,11 +255,11 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     x = normal(gen, (ri(3, 5), c, ri(3, 6)), f32) + _offsets(gen, c, f32, 3)
     add(
         "transposed_input",
-        "N(0,1) + channel offsets, a non-contiguous (transposed) view",
+        listing([CHANNEL_OFFSETS, non_contiguous("transposed")]),
         [
             call(gen, x, train=True, layout="transposed"),
             update(c, f32),
-            call(gen, x, layout="transposed", note="eval, after the update"),
+            call(gen, x, layout="transposed", note=after_the_update("eval, ")),
         ],
         c=c,
     )
@@ -220,11 +267,11 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     c = choice(gen, [200, 300])
     add(
         "wide_channels_f64",
-        "N(0,1) + channel offsets",
+        CHANNEL_OFFSETS,
         [
             call(gen, normal(gen, (ri(4, 8), c), f64) + _offsets(gen, c, f64, 2), train=True),
             update(c, f64),
-            call(gen, normal(gen, (1, c), f64), note="eval on a batch of 1"),
+            call(gen, normal(gen, (1, c), f64), note=Phrase("eval on a batch of 1", "批大小为 1")),
         ],
         c=c,
     )
@@ -233,7 +280,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     x = normal(gen, (ri(2, 4), c, ri(2, 6)), f32, std=1.5)
     add(
         "train_forward_no_grad",
-        "1.5 * N(0,1)",
+        same("1.5 * N(0,1)"),
         [call(gen, x, train=True, backward=False), call(gen, x)],
         c=c,
         state=_random_state(gen, c, f32),

@@ -24,12 +24,13 @@ import torch
 import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import (
-    choice,
-    norm_function_case,
-    normal,
-    randint,
-    shape_for,
+from api.grading.draw import choice, norm_function_case, normal, randint, shape_for
+from api.grading.phrase import (
+    BATCH_OF_TWO,
+    CHANNEL_OFFSETS,
+    ONE_SEQUENCE,
+    Phrase,
+    channels_offset_by,
 )
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout
 
@@ -54,14 +55,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         *,
         eps: float = 1e-5,
         default_params: bool = False,
         backward: bool = True,
         layout: Layout = "contiguous",
-        extra: tuple[str, ...] = (),
+        extra: tuple[Phrase, ...] = (),
     ) -> None:
         cases.append(
             norm_function_case(
@@ -95,20 +96,20 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         "one_sequence",
         "N(0,1)",
         normal(gen, (1, randint(gen, 3, 8), randint(gen, 12, 20)), F32),
-        extra=("one sequence (statistics over L)",),
+        extra=(ONE_SEQUENCE,),
     )
     add(
         "batch_of_two",
         "N(0,1)",
         normal(gen, (2, randint(gen, 4, 9)), F64),
-        extra=("a batch of two (n / (n - 1) = 2)",),
+        extra=(BATCH_OF_TWO,),
     )
     offsets = normal(gen, (1, 8, 1), F32, std=100.0)
     add(
         "channel_offsets",
-        "N(0,1) + channel offsets",
+        CHANNEL_OFFSETS,
         normal(gen, (4, 8, 12), F32) + offsets,
-        extra=("channels offset by 100 * N(0,1)",),
+        extra=(channels_offset_by("100 * N(0,1)"),),
     )
     add(
         "default_params_transposed",

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import torch
 
-from api.grading.draw import describe, normal
+from api.grading.draw import described, normal
+from api.grading.phrase import Phrase, same
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, LabChart
 
 BF16, F32, F64 = torch.bfloat16, torch.float32, torch.float64
@@ -106,12 +107,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         x = normal(gen, shape, dtype, std=std)
         o = torch.tensor(offsets, dtype=F64)
         what = "N(0,1)" if std == 1.0 else f"{std:g} N(0,1)"
+        n, lo, hi = len(offsets), f"{offsets[0]:g}", f"{offsets[-1]:g}"
+        sweep = Phrase(f"{n} offsets from {lo} to {hi}", f"{n} 个偏移（从 {lo} 到 {hi}）")
+        said = described(x, same(what), sweep)
         cases.append(
             Case(
                 name=name,
-                description=describe(
-                    x, what, f"{len(offsets)} offsets from {offsets[0]:g} to {offsets[-1]:g}"
-                ),
+                description=said.en,
+                description_zh=said.zh,
                 x=x,
                 # Autograd on, as for every lab's call; the experiment needs none.
                 steps=(Call((x, o), autograd=True),),

@@ -24,7 +24,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, describe, ffn_parameters, normal, scenario, update
+from api.grading.draw import call, described, ffn_parameters, normal, scenario, update
+from api.grading.phrase import (
+    FORWARD_ONLY_NO_GRAD,
+    RANDOM_WEIGHT_BIAS,
+    TRAIN_UPDATE_EVAL,
+    Phrase,
+    non_contiguous,
+    same,
+)
+from api.grading.phrase import modes as called_in
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 F32, F64 = torch.float32, torch.float64
@@ -74,20 +83,22 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             steps.append(call(gen, x, backward=backward, train=train, layout=layout))
         first = next(s for s in steps if isinstance(s, Call)).inputs[0]
         what = "N(0,1)" if std == 1.0 else f"{std:g} * N(0,1)"
-        extra = [f"hidden width {hidden}", "random weight/bias"]
+        extra = [Phrase(f"hidden width {hidden}", f"隐藏层宽度 {hidden}"), RANDOM_WEIGHT_BIAS]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         if not backward:
-            extra.append("forward only, under torch.no_grad()")
+            extra.append(FORWARD_ONLY_NO_GRAD)
         extra.append(
-            "train, update, eval"
+            TRAIN_UPDATE_EVAL
             if modes == (True, False)
-            else " then ".join("train" if t else "eval" for t in modes)
+            else called_in("train" if t else "eval" for t in modes)
         )
+        words = described(first, same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(first, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs={"dim": dim, "hidden_dim": hidden},
                 state=params,

@@ -24,7 +24,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, describe, normal, raises, scenario, seed, update
+from api.grading.draw import call, described, normal, raises, scenario, seed, update
+from api.grading.phrase import (
+    FORWARD_ONLY_NO_GRAD,
+    constructor_raises,
+    default_value,
+    modes,
+    no_parameters,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 F32, F64 = torch.float32, torch.float64
@@ -50,7 +59,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         name: str,
         shape: tuple[int, ...],
         dtype: torch.dtype,
-        modes: tuple[bool, ...],
+        trains: tuple[bool, ...],
         *,
         p: float | None = 0.5,
         backward: bool = True,
@@ -60,9 +69,9 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         init: dict[str, InitValue] = {} if p is None else {"p": p}
         steps: list[Step] = []
         first: torch.Tensor | None = None
-        for k, train in enumerate(modes):
+        for k, train in enumerate(trains):
             if k:
-                steps.append(update(gen, {}, note="an optimiser step (Dropout has no parameters)"))
+                steps.append(update(gen, {}, note=no_parameters("Dropout")))
             x = normal(gen, shape, dtype)
             first = x if first is None else first
             # p = 1 in training: zeros, checked forward only (zeros computed from x or made
@@ -70,21 +79,23 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             grads = backward and not (train and p == 1.0)
             steps.append(call(gen, x, backward=grads, train=train, seed=seed(gen), layout=layout))
         assert first is not None
-        extra = ["default p = 0.5" if p is None else f"p={p:g}"]
+        extra = [default_value("p", "0.5") if p is None else same(f"p={p:g}")]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         if not backward:
-            extra.append("forward only, under torch.no_grad()")
-        extra.append(" then ".join("train" if t else "eval" for t in modes))
+            extra.append(FORWARD_ONLY_NO_GRAD)
+        extra.append(modes("train" if t else "eval" for t in trains))
         prob = 0.5 if p is None else p
+        words = described(first, same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(first, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs=init,
                 state=None,
-                stochastic=any(modes) and 0.0 < prob < 1.0,
+                stochastic=any(trains) and 0.0 < prob < 1.0,
             )
         )
 
@@ -104,11 +115,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     add("no_grad_train", (4, 30), F32, (True,), p=0.5, backward=False)
     add("no_grad_eval", (4, 10), F64, (False,), p=0.5, backward=False)
     for p in (1.5, -0.1):
+        said = constructor_raises(f"Dropout(p={p:g})", "ValueError")
         cases.append(
             raises(
                 "ValueError",
                 name=f"p_{p:g}_raises",
-                description=f"Dropout(p={p:g}): the constructor raises ValueError",
+                description=said.en,
+                description_zh=said.zh,
                 init_kwargs={"p": p},
             )
         )

@@ -16,7 +16,7 @@ from torch import nn
 from api.grading.draw import (
     call,
     choice,
-    describe,
+    described,
     ffn_parameters,
     normal,
     raises,
@@ -24,6 +24,16 @@ from api.grading.draw import (
     seed,
     update,
 )
+from api.grading.phrase import (
+    EVAL_MODE_NOTE,
+    TRAIN_MODE_NOTE,
+    Phrase,
+    constructor_raises,
+    listing,
+    non_contiguous,
+    same,
+)
+from api.grading.phrase import modes as called_in
 from api.grading.spec import Advice, Call, Case, ExerciseSpec, KnownMistake, Layout, Step
 
 
@@ -88,14 +98,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         d_model = shape[-1]
         hidden = 4 * d_model if d_ff is None else d_ff
         init: dict[str, int | float | str] = {"d_model": d_model}
-        extra = []
+        extra: list[Phrase] = []
         if d_ff is not None:
             init["d_ff"] = d_ff
         if activation is not None:
             init["activation"] = activation
         if dropout is not None:
             init["dropout"] = dropout
-        extra.append(", ".join(f"{k}={v!r}" for k, v in init.items()))
+        extra.append(listing(same(f"{k}={v!r}") for k, v in init.items()))
         p = 0.1 if dropout is None else dropout
         state = ffn_parameters(gen, d_model, hidden, dtype)
         if hidden_bias is not None:
@@ -104,13 +114,15 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             state["linear1.weight"] = state["linear1.weight"] * 0.1
             state["linear1.bias"] = hidden_bias + normal(gen, (hidden,), dtype, std=0.2)
             state["linear2.bias"] = torch.zeros(d_model, dtype=dtype)
-            extra.append(f"pre-activations near {hidden_bias}")
+            extra.append(
+                Phrase(f"pre-activations near {hidden_bias}", f"激活前的值在 {hidden_bias} 附近")
+            )
         steps: list[Step] = []
         for k, train in enumerate(modes):
             if k:
                 steps.append(update(gen, state))
             x = normal(gen, shape, dtype, std=scale)
-            note = "train mode" if train else "eval mode"
+            note = TRAIN_MODE_NOTE if train else EVAL_MODE_NOTE
             backward = train or not serve
             steps.append(
                 call(
@@ -118,12 +130,14 @@ def make_cases(gen: torch.Generator) -> list[Case]:
                 )
             )
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
-        extra.append(" then ".join("train" if t else "eval" for t in modes))
+            extra.append(non_contiguous(layout))
+        extra.append(called_in("train" if t else "eval" for t in modes))
+        words = described(first_input(steps), same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(first_input(steps), what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs=init,
                 state=state,
@@ -185,11 +199,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     # Last: an unknown activation (a near-miss name) must raise ValueError in the constructor;
     # nothing is called.
     bad = choice(gen, ["swish", "GELU", "tanh", "gelu_new"])
+    said = constructor_raises(f"FeedForward(16, activation={bad!r})", "ValueError")
     cases.append(
         raises(
             "ValueError",
             name="unknown_activation",
-            description=f"FeedForward(16, activation={bad!r}): the constructor raises ValueError",
+            description=said.en,
+            description_zh=said.zh,
             init_kwargs={"d_model": 16, "activation": bad},
         )
     )

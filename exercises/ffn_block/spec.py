@@ -14,11 +14,19 @@ from torch import nn
 from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import (
     call,
-    describe,
+    described,
     gated_ffn_parameters,
     normal,
     scenario,
     update,
+)
+from api.grading.phrase import (
+    EVAL_MODE_NOTE,
+    TRAIN_MODE_NOTE,
+    Phrase,
+    listing,
+    non_contiguous,
+    same,
 )
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
@@ -96,15 +104,20 @@ def make_cases(gen: torch.Generator) -> list[Case]:
                 steps.append(update(gen, state))
             x = normal(gen, shape, dtype, std=scale) + offset
             backward = train or not serve
-            note = "train mode" if train else "eval mode"
+            note = TRAIN_MODE_NOTE if train else EVAL_MODE_NOTE
             steps.append(call(gen, x, backward=backward, train=train, layout=layout, note=note))
-        extra = [", ".join(f"{k}={v!r}" for k, v in init.items()), "random gain and weights"]
+        extra = [
+            listing(same(f"{k}={v!r}") for k, v in init.items()),
+            Phrase("random gain and weights", "增益和权重取随机值"),
+        ]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
+        words = described(x, same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs=init,
                 state=state,

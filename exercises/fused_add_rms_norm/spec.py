@@ -14,7 +14,8 @@ import torch
 import torch.nn.functional as F
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import describe, normal, randint
+from api.grading.draw import described, normal, randint
+from api.grading.phrase import RANDOM_WEIGHT, Phrase, same, view_zh
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, Layout
 
 Pair = tuple[torch.Tensor, torch.Tensor]
@@ -30,6 +31,10 @@ def reference(x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps
     else:
         normed = F.rms_norm(new_residual, new_residual.shape[-1:], weight, eps)
     return normed, new_residual
+
+
+_BACKWARD_FROM_BOTH = Phrase("backward from both outputs", "从两个输出做反向传播")
+_FORWARD_ONLY = Phrase("forward only, under no_grad", "在 no_grad 下只做前向")
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -57,12 +62,21 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         grads = (normal(gen, shape, dtype), normal(gen, shape, dtype)) if backward else None
         what = f"{x_scale:g} * N(0,1)"
         stream = f"residual = {r_scale:g} * N(0,1)" + (f" + {r_offset:g}" if r_offset else "")
-        extra = [stream, "random weight", f"eps = {eps:g}"]
+        extra = [same(stream), RANDOM_WEIGHT, same(f"eps = {eps:g}")]
         if layout != "contiguous":
-            extra.append(f"x a non-contiguous ({layout}) view")
-        extra.append("backward from both outputs" if backward else "forward only, under no_grad")
+            extra.append(Phrase(f"x a non-contiguous ({layout}) view", f"x 为{view_zh(layout)}"))
+        extra.append(_BACKWARD_FROM_BOTH if backward else _FORWARD_ONLY)
         step = Call((x, residual, weight), grads, layout=layout, args=(eps,))
-        cases.append(Case(name=name, description=describe(x, what, *extra), x=x, steps=(step,)))
+        said = described(x, same(what), *extra)
+        cases.append(
+            Case(
+                name=name,
+                description=said.en,
+                description_zh=said.zh,
+                x=x,
+                steps=(step,),
+            )
+        )
 
     add("stream_much_larger_f64", (2, randint(gen, 3, 6), 24), F64, x_scale=0.1, r_scale=10.0)
     # Second: where an in-place update of the residual returns a value instead of raising

@@ -15,7 +15,15 @@ from torch import nn
 
 from api.grading import draw
 from api.grading.allowlist import ELEMENTARY
-from api.grading.phrase import Phrase, more_calls, points_on, same
+from api.grading.phrase import (
+    AGAIN_IN_EVAL_MODE_ON_A_NEW_INPUT,
+    IN_TRAIN_MODE,
+    Phrase,
+    more_calls,
+    no_parameters,
+    points_on,
+    same,
+)
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 FLAGS = ("none", "tanh")
@@ -75,9 +83,9 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             draw.normal(gen, (5, 131), torch.float32) * 3,
             draw.normal(gen, (2, 3, 17), torch.float32) * 3,
         ]
-        steps: list[Step] = [draw.call(gen, xs[0], train=True, note="in train mode")]
-        steps.append(draw.update(gen, {}, note="an optimiser step (GELU has no parameters)"))
-        steps += [draw.call(gen, x, note="again, in eval mode, on a new input") for x in xs[1:]]
+        steps: list[Step] = [draw.call(gen, xs[0], train=True, note=IN_TRAIN_MODE)]
+        steps.append(draw.update(gen, {}, note=no_parameters("GELU")))
+        steps += [draw.call(gen, x, note=AGAIN_IN_EVAL_MODE_ON_A_NEW_INPUT) for x in xs[1:]]
         words = draw.described(xs[0], same("N(0,1) * 3"), label, more_calls(3))
         cases.append(
             draw.scenario(

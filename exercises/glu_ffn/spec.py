@@ -18,13 +18,22 @@ from torch import nn
 from api.grading.draw import (
     call,
     choice,
-    describe,
+    described,
     gated_ffn_parameters,
     linear_weight,
     normal,
     raises,
     scenario,
     update,
+)
+from api.grading.phrase import (
+    EVAL_MODE_NOTE,
+    TRAIN_MODE_NOTE,
+    Phrase,
+    constructor_raises,
+    listing,
+    non_contiguous,
+    same,
 )
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
@@ -102,17 +111,20 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             if k:
                 steps.append(update(gen, state))
             x = normal(gen, shape, dtype, std=scale)
-            note = "train mode" if train else "eval mode"
+            note = TRAIN_MODE_NOTE if train else EVAL_MODE_NOTE
             backward = train or not serve
             steps.append(call(gen, x, backward=backward, train=train, layout=layout, note=note))
-        extra = [", ".join(f"{k}={v!r}" for k, v in init.items()) or "defaults"]
-        extra.append(f"hidden width {hidden}")
+        options = listing(same(f"{k}={v!r}") for k, v in init.items())
+        extra = [options if init else Phrase("defaults", "全部用默认参数")]
+        extra.append(Phrase(f"hidden width {hidden}", f"隐藏层宽度 {hidden}"))
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
+        words = described(x, same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs={"dim": dim, **init},
                 state=state,
@@ -141,13 +153,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         "w2.weight": linear_weight(gen, dim, hidden, f64),
         "w3.weight": linear_weight(gen, hidden, dim, f64),
     }
+    tail_words = described(
+        x_tail,
+        same("1 + N(0,1) / 10"),
+        same("activation='gelu'"),
+        Phrase("gate pre-activations near -3", "门控分支的激活前值在 -3 附近"),
+    )
     cases.append(
         scenario(
             name="gelu_negative_tail",
-            description=describe(
-                x_tail, "1 + N(0,1) / 10", "activation='gelu'", "gate pre-activations near -3"
-            ),
-            steps=[call(gen, x_tail, note="eval mode")],
+            description=tail_words.en,
+            description_zh=tail_words.zh,
+            steps=[call(gen, x_tail, note=EVAL_MODE_NOTE)],
             init_kwargs={"dim": dim, "hidden_dim": hidden, "activation": "gelu"},
             state=tail_state,
         )
@@ -205,11 +222,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     # Last: an unknown activation (a near-miss name) must raise ValueError in the constructor;
     # nothing is called.
     bad = choice(gen, ["swiglu", "SiLU", "Swish", "geglu"])
+    said = constructor_raises(f"GLUFFN(16, activation={bad!r})", "ValueError")
     cases.append(
         raises(
             "ValueError",
             name="unknown_activation",
-            description=f"GLUFFN(16, activation={bad!r}): the constructor raises ValueError",
+            description=said.en,
+            description_zh=said.zh,
             init_kwargs={"dim": 16, "activation": bad},
         )
     )

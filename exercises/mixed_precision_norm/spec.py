@@ -21,7 +21,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import call, choice, describe, normal, randint, scenario, update
+from api.grading.draw import call, choice, described, normal, randint, scenario, update
+from api.grading.phrase import (
+    DEFAULT_INIT,
+    RANDOM_WEIGHT_BIAS,
+    TRAIN_UPDATE_EVAL,
+    Phrase,
+    listing,
+    non_contiguous,
+    same,
+)
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, Step
 
 
@@ -64,6 +73,12 @@ BANNED = (
 )
 
 
+_NOT_CAST = Phrase("float32 parameters (not cast)", "float32 参数（不随输入转换）")
+_CAST = Phrase("model cast to x's dtype", "模型转换为 x 的 dtype")
+# The last call's note only repeats its mode: nothing to add in Chinese.
+_EVAL = Phrase("eval", "")
+
+
 def make_cases(gen: torch.Generator) -> list[Case]:
     f16, bf16, f32, f64 = torch.float16, torch.bfloat16, torch.float32, torch.float64
     cases: list[Case] = []
@@ -73,7 +88,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def add(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         *,
         eps: float = 1e-5,
@@ -95,21 +110,24 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         kwargs: dict[str, InitValue] = {"dim": d}
         if eps != 1e-5:
             kwargs["eps"] = eps
-        params = "float32 parameters (not cast)" if pdtype != x.dtype else "model cast to x's dtype"
+        params = _NOT_CAST if pdtype != x.dtype else _CAST
         if x.dtype in (f32, f64):
-            params = f"{'float32' if x.dtype == f32 else 'float64'} parameters"
-        init = "random weight/bias" if random_state else "default init"
-        extra = [params, init, f"eps = {eps:g}", "train, update, eval"]
+            name_ = "float32" if x.dtype == f32 else "float64"
+            params = Phrase(f"{name_} parameters", f"{name_} 参数")
+        init = RANDOM_WEIGHT_BIAS if random_state else DEFAULT_INIT
+        extra = [params, init, same(f"eps = {eps:g}"), TRAIN_UPDATE_EVAL]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         steps: list[Step] = [call(gen, x, train=True, layout=layout)]
         if state is not None:
             steps.append(update(gen, state, scale=0.05))
-        steps.append(call(gen, x, backward=last_backward, layout=layout, note="eval"))
+        steps.append(call(gen, x, backward=last_backward, layout=layout, note=_EVAL))
+        said = described(x, what if isinstance(what, Phrase) else same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *extra),
+                description=said.en,
+                description_zh=said.zh,
                 steps=steps,
                 init_kwargs=kwargs,
                 state=state,
@@ -135,7 +153,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     # float16 values whose squares overflow (300^2 = 90000 > 65504).
     add(
         "square_overflow_float16",
-        "300 * N(0,1), squares past 65504",
+        listing([same("300 * N(0,1)"), Phrase("squares past 65504", "平方超过 65504")]),
         normal(gen, (ri(2, 6), ri(16, 64)), f32, std=300.0).to(f16),
         master=False,
     )

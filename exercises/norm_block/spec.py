@@ -29,6 +29,7 @@ from api.grading.draw import (
     sublayer_block_case,
     sublayer_parameters,
 )
+from api.grading.phrase import constructor_raises, option, same
 from api.grading.spec import Case, ExerciseSpec, InitValue, KnownMistake, Layout, ModuleArg
 
 PLACEMENTS = ("pre", "post", "sandwich", "deepnorm")
@@ -121,10 +122,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         state = None
         if not default_init:
             state = {**_norm_state(gen, where, dim, dtype), **sublayer_parameters(gen, desc, dtype)}
-        notes = [f"placement = {where!r}" + (" (default)" if placement is None else "")]
+        notes = [option("placement", repr(where), default=placement is None)]
         if alpha is not None:
-            notes.append(f"alpha = {alpha:.4g}")
-        notes.append(modargs.describe("sublayer", desc))
+            notes.append(same(f"alpha = {alpha:.4g}"))
+        notes.append(modargs.described("sublayer", desc))
         cases.append(
             sublayer_block_case(
                 gen,
@@ -254,12 +255,13 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     ):
         dim = choice(gen, [16, 32])
         desc = ModuleArg("linear", (dim,), init_seed=seed(gen))
+        said = constructor_raises(f"NormBlock({dim}, sublayer, placement={bad!r})", "ValueError")
         cases.append(
             raises(
                 "ValueError",
                 name=name,
-                description=f"NormBlock({dim}, sublayer, placement={bad!r}): the constructor "
-                "raises ValueError",
+                description=said.en,
+                description_zh=said.zh,
                 init_kwargs={"dim": dim, "placement": bad},
                 module_args={"sublayer": desc},
             )

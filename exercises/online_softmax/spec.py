@@ -28,7 +28,8 @@ from typing import Any
 import torch
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import describe, normal, randint
+from api.grading.draw import described, normal, randint
+from api.grading.phrase import FORWARD_ONLY_NO_GRAD, Phrase, non_contiguous, same
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
 
 FUNCTIONS = ("online_softmax", "online_softmax_update")
@@ -61,6 +62,21 @@ REFERENCE: dict[str, Callable[..., Any]] = {
 }
 
 
+def _calls(function: str) -> Phrase:
+    return Phrase(f"calls {function}", f"调用 {function}")
+
+
+def _first_entries_inf(n: int) -> Phrase:
+    return Phrase(f"the first {n} entries -inf", f"前 {n} 个元素为 -inf")
+
+
+_RANDOM_INF = Phrase("random -inf entries", "随机若干位置为 -inf")
+_THEN_UPDATE = Phrase(
+    "then online_softmax_update on chunk 2 from chunk 1's state",
+    "再从第 1 块留下的状态出发，对第 2 块调用 online_softmax_update",
+)
+
+
 def make_cases(gen: torch.Generator) -> list[Case]:
     """Sixteen families: eleven call ``online_softmax`` (all but one with backward), two of them
     then ``online_softmax_update`` on the row's second chunk from the state its first chunk
@@ -70,20 +86,20 @@ def make_cases(gen: torch.Generator) -> list[Case]:
 
     def soft(
         name: str,
-        what: str,
+        what: Phrase | str,
         x: torch.Tensor,
         chunk: int,
-        *extra: str,
+        *extra: Phrase,
         backward: bool = True,
         layout: Layout = "contiguous",
         then_update: bool = False,
     ) -> None:
-        words = [*extra, f"chunk_size = {chunk}"]
+        words = [*extra, same(f"chunk_size = {chunk}")]
         if layout != "contiguous":
-            words.append(f"a non-contiguous ({layout}) view")
+            words.append(non_contiguous(layout))
         if not backward:
-            words.append("forward only, under torch.no_grad()")
-        words.append("calls online_softmax")
+            words.append(FORWARD_ONLY_NO_GRAD)
+        words.append(_calls("online_softmax"))
         grads = (normal(gen, x.shape, x.dtype),) if backward else None
         steps = [Call((x,), grads, layout=layout, args=(chunk,), function="online_softmax")]
         if then_update:
@@ -92,21 +108,29 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             m, s = _update_ref(first, _empty(first)[0], _empty(first)[1])
             second = x[..., chunk : 2 * chunk].contiguous()
             steps.append(Call((second, m, s), None, function="online_softmax_update"))
-            words.append("then online_softmax_update on chunk 2 from chunk 1's state")
+            words.append(_THEN_UPDATE)
+        said = described(x, what if isinstance(what, Phrase) else same(what), *words)
         cases.append(
-            Case(name=name, description=describe(x, what, *words), x=x, steps=tuple(steps))
+            Case(
+                name=name,
+                description=said.en,
+                description_zh=said.zh,
+                x=x,
+                steps=tuple(steps),
+            )
         )
 
     def update(
-        name: str, what: str, x: torch.Tensor, m: torch.Tensor, s: torch.Tensor, *extra: str
+        name: str, what: str, x: torch.Tensor, m: torch.Tensor, s: torch.Tensor, *extra: Phrase
     ) -> None:
-        words = [*extra, "calls online_softmax_update"]
+        said = described(x, same(what), *extra, _calls("online_softmax_update"))
         step = Call((x, m, s), None, function="online_softmax_update")
         kwargs: dict[str, InitValue] = {}
         cases.append(
             Case(
                 name=name,
-                description=describe(x, what, *words),
+                description=said.en,
+                description_zh=said.zh,
                 x=x,
                 init_kwargs=kwargs,
                 steps=(step,),
@@ -118,10 +142,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     rising = normal(gen, (3, n), F32) + torch.linspace(0.0, 40.0, n)
     soft(
         "rising_row",
-        "N(0,1) + a ramp",
+        Phrase("N(0,1) + a ramp", "N(0,1) + 沿行递增的斜坡"),
         rising,
         100,
-        "rising 0 to 40 along the row",
+        Phrase("rising 0 to 40 along the row", "沿行从 0 递增到 40"),
         then_update=True,
     )
     soft("logits_1e4", "3 * N(0,1) + 1e4", normal(gen, (4, 600), F32, std=3.0) + 1e4, 128)
@@ -129,7 +153,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     head = normal(gen, (3, 400), F64, std=2.0)
     head[:, :150] = NEG_INF
     # Chunks of 64: the first two are -inf, so the update meets the empty state with -inf.
-    soft("masked_head", "2 * N(0,1)", head, 64, "the first 150 entries -inf", then_update=True)
+    soft("masked_head", "2 * N(0,1)", head, 64, _first_entries_inf(150), then_update=True)
     # A chunk size that does not divide the row: the last chunk is shorter.
     soft("tail_chunk", "2 * N(0,1)", normal(gen, (3, 389), F64, std=2.0), 128)
     soft("chunk_of_one", "N(0,1)", normal(gen, (2, 150), F64), 1)
@@ -137,7 +161,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     pad = normal(gen, (4, 300), F32, std=2.0)
     pad = pad.masked_fill(torch.rand(4, 300, generator=gen) < 0.3, NEG_INF)
     pad[:, 0] = 1.0
-    soft("transposed_masked", "2 * N(0,1)", pad, 64, "random -inf entries", layout="transposed")
+    soft("transposed_masked", "2 * N(0,1)", pad, 64, _RANDOM_INF, layout="transposed")
     soft("vector_1d", "5 * N(0,1)", normal(gen, (1000,), F32, std=5.0), 128)
     soft("batch_of_one_3d", "N(0,1)", normal(gen, (1, 2, 260), F32), 64)
     soft("spread_1e3", "N(0,1) * 1e3", normal(gen, (3, 200), F64, std=1e3), 32)
@@ -151,7 +175,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         normal(gen, (rows, 64), F64, std=3.0),
         empty_m,
         torch.zeros(rows, 1, dtype=F64),
-        "the empty state (m = -inf, s = 0)",
+        Phrase("the empty state (m = -inf, s = 0)", "空状态（m = -inf，s = 0）"),
     )
     m = normal(gen, (4, 1), F64)
     s = 1.0 + 4.0 * torch.rand(4, 1, generator=gen, dtype=F64)
@@ -161,7 +185,9 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         normal(gen, (4, 48), F64) + 10.0,
         m,
         s,
-        "running max m = N(0,1) below the chunk's",
+        Phrase(
+            "running max m = N(0,1) below the chunk's", "滚动最大值 m = N(0,1)，低于该块的最大值"
+        ),
     )
     m = normal(gen, (3, 1), F32) + 1e4
     s = 1.0 + 4.0 * torch.rand(3, 1, generator=gen)
@@ -171,7 +197,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         normal(gen, (3, 40), F32),
         m,
         s,
-        "running max m = N(0,1) + 1e4 above the chunk's",
+        Phrase(
+            "running max m = N(0,1) + 1e4 above the chunk's",
+            "滚动最大值 m = N(0,1) + 1e4，高于该块的最大值",
+        ),
     )
     # Rows of only -inf: from the empty state (row 0), and into a row already running (row 1).
     x = normal(gen, (4, 32), F64)
@@ -187,8 +216,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         x,
         m,
         s,
-        "rows 0 and 1 all -inf",
-        "row 0 in the empty state (m = -inf, s = 0)",
+        Phrase("rows 0 and 1 all -inf", "第 0 行和第 1 行全为 -inf"),
+        Phrase(
+            "row 0 in the empty state (m = -inf, s = 0)", "第 0 行处于空状态（m = -inf，s = 0）"
+        ),
     )
     x3 = normal(gen, (2, 3, 50), F32, std=2.0)
     update(
@@ -197,7 +228,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         x3,
         normal(gen, (2, 3, 1), F32),
         1.0 + torch.rand(2, 3, 1, generator=gen),
-        "running max m = N(0,1)",
+        Phrase("running max m = N(0,1)", "滚动最大值 m = N(0,1)"),
     )
     return cases
 

@@ -30,7 +30,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from api.grading.draw import describe, normal, seed
+from api.grading.draw import NORMAL, described, normal, seed
+from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, LabChart
 
 F32, F64 = torch.float32, torch.float64
@@ -153,12 +154,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     def add(name: str, shape: tuple[int, ...], depth: int, dtype: torch.dtype = F32) -> None:
         x, target = normal(gen, shape, dtype), normal(gen, shape, dtype)
         s = seed(gen)
+        said = described(
+            x,
+            NORMAL,
+            Phrase("target N(0,1)", "target 为 N(0,1)"),
+            Phrase(f"stacks of depth {depth}", f"深度为 {depth} 的两个堆叠"),
+            Phrase(f"seed {s}", f"种子 {s}"),
+        )
         cases.append(
             Case(
                 name=name,
-                description=describe(
-                    x, "N(0,1)", "target N(0,1)", f"stacks of depth {depth}", f"seed {s}"
-                ),
+                description=said.en,
+                description_zh=said.zh,
                 x=x,
                 steps=(Call((x, target), args=(depth, s), seed=s, autograd=True),),
                 # The measurement is compared with the reference experiment run at the case's

@@ -29,6 +29,7 @@ from api.grading.draw import (
     sublayer_block_case,
     sublayer_parameters,
 )
+from api.grading.phrase import Phrase, option
 from api.grading.spec import (
     Advice,
     Case,
@@ -113,10 +114,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         pre = norm_first is None or norm_first
         p = 0.0 if dropout is None else dropout
         notes = [
-            "pre-norm" if pre else "post-norm",
-            f"norm_first = {pre}" + (" (default)" if norm_first is None else ""),
-            modargs.describe("sublayer", desc),
-            f"dropout = {p:g}" + (" (default)" if dropout is None else ""),
+            Phrase("pre-norm", "Pre-Norm") if pre else Phrase("post-norm", "Post-Norm"),
+            option("norm_first", str(pre), default=norm_first is None),
+            modargs.described("sublayer", desc),
+            option("dropout", f"{p:g}", default=dropout is None),
         ]
         cases.append(
             sublayer_block_case(

@@ -26,7 +26,8 @@ import math
 import torch
 
 from api.grading.allowlist import ELEMENTARY
-from api.grading.draw import describe, normal, randint
+from api.grading.draw import described, normal, randint
+from api.grading.phrase import FORWARD_ONLY_NO_GRAD, Phrase, same, view_zh
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
 
 F32, F64, BF16 = torch.float32, torch.float64, torch.bfloat16
@@ -95,7 +96,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         source: int,
         dim: int,
         dtype: torch.dtype,
-        extra: list[str],
+        extra: list[Phrase],
         *,
         mask: torch.Tensor | None = None,
         causal: bool = False,
@@ -109,25 +110,28 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         v = normal(gen, (*lead, source, dim), F32).to(dtype)
         inputs = (q, k, v) if mask is None else (q, k, v, mask)
         kwargs: dict[str, InitValue] = {}
-        words = [f"{source} key" + ("s" if source != 1 else ""), *extra]
+        keys = Phrase(f"{source} key" + ("s" if source != 1 else ""), f"{source} 个 key")
+        words = [keys, *extra]
         if causal:
             kwargs["is_causal"] = True
-            words.append("is_causal=True")
+            words.append(same("is_causal=True"))
         if scale is not None:
             kwargs["scale"] = scale
-            words.append(f"scale={scale:g}")
+            words.append(same(f"scale={scale:g}"))
         else:
-            words.append("default scale 1/sqrt(E)")
+            words.append(Phrase("default scale 1/sqrt(E)", "默认 scale 为 1/sqrt(E)"))
         if layout != "contiguous":
-            words.append(f"q a non-contiguous ({layout}) view")
+            words.append(Phrase(f"q a non-contiguous ({layout}) view", f"q 为{view_zh(layout)}"))
         if not backward:
-            words.append("forward only, under torch.no_grad()")
+            words.append(FORWARD_ONLY_NO_GRAD)
         grads = (normal(gen, (*lead, length, dim), dtype),) if backward else None
         what = "N(0,1)" if std == 1.0 else f"{std:g} * N(0,1)"
+        said = described(q, same(what), *words)
         cases.append(
             Case(
                 name=name,
-                description=describe(q, what, *words),
+                description=said.en,
+                description_zh=said.zh,
                 x=q,
                 init_kwargs=kwargs,
                 steps=(Call(inputs, grads, layout=layout),),
@@ -141,7 +145,16 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     b, s = 3, randint(gen, 7, 10)
     keep = torch.rand(b, 1, s, generator=gen) < 0.6
     keep[:, :, 0] = True
-    add("bool_padding_mask", (b,), 6, s, 8, F64, ["boolean key-padding mask (B, 1, S)"], mask=keep)
+    add(
+        "bool_padding_mask",
+        (b,),
+        6,
+        s,
+        8,
+        F64,
+        [Phrase("boolean key-padding mask (B, 1, S)", "布尔 key 填充掩码 (B, 1, S)")],
+        mask=keep,
+    )
     # Rows whose keys are all masked: the contract's zeros (torch's safe softmax), no NaN.
     s = randint(gen, 6, 9)
     full = torch.rand(6, s, generator=gen) < 0.7
@@ -155,7 +168,10 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         s,
         12,
         F64,
-        ["boolean mask (L, S), rows 1 and 4 fully masked"],
+        [
+            Phrase("boolean mask (L, S)", "布尔掩码 (L, S)"),
+            Phrase("rows 1 and 4 fully masked", "第 1 行和第 4 行整行被掩码"),
+        ],
         mask=full,
     )
     # An additive float mask (a bias with -inf entries, one row all -inf), broadcast over the
@@ -172,14 +188,27 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         s,
         16,
         F32,
-        ["additive mask (L, S): N(0,1) with -inf entries, row 2 all -inf"],
+        [
+            Phrase(
+                "additive mask (L, S): N(0,1) with -inf entries",
+                "加性掩码 (L, S)：N(0,1)，部分位置为 -inf",
+            ),
+            Phrase("row 2 all -inf", "第 2 行全为 -inf"),
+        ],
         mask=bias,
     )
     # A finite additive bias (ALiBi-like), no -inf: the mask is added, not thresholded.
     s = randint(gen, 5, 9)
     slopes = -0.5 * (torch.arange(5).view(5, 1) - torch.arange(s).view(1, s)).abs().double()
     add(
-        "additive_bias_f64", (2,), 5, s, 8, F64, ["additive mask (L, S): -|i - j| / 2"], mask=slopes
+        "additive_bias_f64",
+        (2,),
+        5,
+        s,
+        8,
+        F64,
+        [Phrase("additive mask (L, S): -|i - j| / 2", "加性掩码 (L, S)：-|i - j| / 2")],
+        mask=slopes,
     )
     add("custom_scale", (2,), 5, 7, 24, F64, [], scale=0.3, causal=False)
     # Rectangular causal attention (L < S): top-left aligned like torch's is_causal.

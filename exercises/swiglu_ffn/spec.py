@@ -13,12 +13,20 @@ from torch import nn
 from api.grading.draw import (
     call,
     choice,
-    describe,
+    described,
     gated_ffn_parameters,
     normal,
     scenario,
     shape_for,
     update,
+)
+from api.grading.phrase import (
+    FORWARD_ONLY_NO_GRAD,
+    RANDOM_W1_W2_W3,
+    TRAIN_UPDATE_EVAL,
+    after_the_update,
+    non_contiguous,
+    same,
 )
 from api.grading.spec import Case, ExerciseSpec, KnownMistake, Layout, Step
 
@@ -60,25 +68,27 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         dim = shape[-1]
         x = normal(gen, shape, dtype, std=scale)
         state = gated_ffn_parameters(gen, dim, hidden, dtype)
-        extra = [f"hidden_dim = {hidden}", "random w1/w2/w3 (std 1/sqrt(fan_in))"]
+        extra = [same(f"hidden_dim = {hidden}"), RANDOM_W1_W2_W3]
         if layout != "contiguous":
-            extra.append(f"a non-contiguous ({layout}) view")
+            extra.append(non_contiguous(layout))
         if not backward:
-            extra.append("forward only, under torch.no_grad()")
+            extra.append(FORWARD_ONLY_NO_GRAD)
         steps: list[Step] = [call(gen, x, backward=backward, layout=layout)]
         if train_update_eval:
             # The contract has no dropout: train mode must give the eval-mode output. And a
             # weight fused or cached on the first call must follow the update.
-            extra.append("train, update, eval")
+            extra.append(TRAIN_UPDATE_EVAL)
             steps = [
                 call(gen, x, train=True),
                 update(gen, state),
-                call(gen, normal(gen, (1, *shape[1:]), dtype), note="after the update"),
+                call(gen, normal(gen, (1, *shape[1:]), dtype), note=after_the_update()),
             ]
+        words = described(x, same(what), *extra)
         cases.append(
             scenario(
                 name=name,
-                description=describe(x, what, *extra),
+                description=words.en,
+                description_zh=words.zh,
                 steps=steps,
                 init_kwargs={"dim": dim, "hidden_dim": hidden},
                 state=state,

@@ -1,6 +1,7 @@
 """Verdict phrases written in both languages where they are produced (``api.grading.phrase``):
-the norm exercises' case descriptions and every step description say their Chinese without
-``verdict_zh``'s rules, in the same words the rules gave (stored verdicts read the same), and
+every spec's case descriptions and step notes (``AT_SOURCE``: all but training_monitor), every
+step description and the static checks' findings say their Chinese without ``verdict_zh``'s
+rules, in the same words the rules gave (stored verdicts read the same), and
 ``verdict_zh.fill`` keeps what the source wrote."""
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ CATALOG = load_catalog(REPO / "exercises")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Two English words in a row: a sentence, not an identifier, dtype or formula.
 ENGLISH_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})+(?![\w.(])")
+# Names of architectures written so in Chinese too, and code: a call with its arguments
+# ("NormBlock(32, sublayer, placement='postnorm')") reads the same in both languages.
+TERMS = re.compile(r"\b(?:Pre|Post)-Norm\b|\b[A-Z]\w*\((?:[^()]|\([^()]*\))*\)")
+
+
+def english_runs(zh: str) -> list[str]:
+    return ENGLISH_RUN.findall(TERMS.sub("", zh))
 
 
 def _no_rules(*_: Any, **__: Any) -> Any:
@@ -37,7 +45,31 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 # The exercises whose case table says its descriptions in both languages itself.
-AT_SOURCE = ("layer_norm", "rms_norm", "softmax", "gelu", "silu_function")
+AT_SOURCE = (
+    "layer_norm",
+    "rms_norm",
+    "softmax",
+    "gelu",
+    "silu_function",
+    "batch_norm_1d",
+    "dropout",
+    "scaled_dot_product_attention",
+    "online_softmax",
+    "mixed_precision_norm",
+    "fused_add_rms_norm",
+    "batch_norm_backward",
+    "pre_post_ln_gradients",
+    "bf16_norm_precision",
+    "layer_norm_backward",
+    "rms_norm_backward",
+    "norm_block",
+    "residual_block",
+    "swiglu_ffn",
+    "glu_ffn",
+    "ffn_block",
+    "feed_forward",
+    "checkpointed_ffn",
+)
 
 
 @pytest.mark.parametrize("slug", AT_SOURCE)
@@ -46,11 +78,16 @@ def test_case_descriptions_are_written_in_chinese(without_rules: None, slug: str
     assert len(cases) >= 10
     for case in cases:
         zh = case.description_zh
-        assert CJK.search(zh) and "，" in zh, (case.name, zh)
-        assert ENGLISH_RUN.findall(zh) == [], (case.name, zh)
+        # A contract case is one clause ("Dropout(p=1.5)：构造函数应抛出 ValueError").
+        assert CJK.search(zh) and ("，" in zh or case.raises), (case.name, zh)
+        assert english_runs(zh) == [], (case.name, zh)
         # Full-width commas between the parts; a half-width one only inside a shape, an
         # interval or a formula.
         assert ", " not in re.sub(r"\([^()]*\)|\[[^][]*\]", "", zh), (case.name, zh)
+        # Every step's note too: a step described without the rules.
+        for k in range(len(case.scenario)):
+            said = step_words(case, k, CATALOG[slug].spec.kind).zh
+            assert ENGLISH_RUN.findall(said) == [], (case.name, k, said)
 
 
 def test_norm_step_descriptions_are_written_in_chinese(without_rules: None) -> None:
@@ -130,3 +167,45 @@ def test_value_checks_say_what_they_found_in_chinese(monkeypatch: pytest.MonkeyP
 )
 def test_check_words_are_what_the_rules_derived(words: Phrase) -> None:
     assert words.zh == verdict_zh.check_message(words.en)
+
+
+# Code the static checks refuse, one finding each (the layer_norm exercise: a class; softmax:
+# functions).
+REFUSED = [
+    ("layer_norm", "x = (\n"),
+    ("layer_norm", "def f(:\n    pass\n"),
+    ("layer_norm", "x = " + "(" * 300 + ")" * 300 + "\n"),
+    ("layer_norm", "x = 1\x00\n"),
+    ("layer_norm", "import torch\n"),
+    ("softmax", "import torch\n"),
+    ("layer_norm", "#" * (70 * 1024)),
+    (
+        "layer_norm",
+        "import torch.nn.functional as F\nfrom torch import nn\n\n\nclass LayerNorm(nn.Module):\n"
+        "    def forward(self, x):\n        return F.layer_norm(x, x.shape[-1:])\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("slug", "code"), REFUSED)
+def test_static_findings_are_written_in_chinese(
+    monkeypatch: pytest.MonkeyPatch, slug: str, code: str
+) -> None:
+    """A refused submission's message has its Chinese from the static check itself, the rules
+    for the verdict's message disabled; where a rule knew the English it says the same."""
+    from api.grading.grader import static_verdict
+
+    spec = CATALOG[slug].spec
+    derived = static_verdict(code, spec)
+    assert derived is not None
+    with monkeypatch.context() as m:
+        m.setattr(verdict_zh, "message", _no_rules)
+        v = static_verdict(code, spec)
+    assert v is not None and v.message == derived.message
+    assert CJK.search(v.message_zh), v.message_zh
+    # Python's own error text (after the colon) stays as Python wrote it.
+    python_said = "SyntaxError" in v.message or "cannot be parsed" in v.message
+    said = v.message_zh.split("：")[0] if python_said else v.message_zh
+    assert ENGLISH_RUN.findall(said) == [], v.message_zh
+    rules = verdict_zh.message({"message": v.message})
+    assert rules is None or rules == v.message_zh, (v.message_zh, rules)
