@@ -32,14 +32,23 @@ def known_mistakes(slug: str = "layer_norm") -> list[str]:
 
 
 @contextmanager
-def in_process_grader(slots: int = 1) -> Iterator[Grader]:
+def in_process_grader(slots: int = 1, *, catalog: bool = False) -> Iterator[Grader]:
     """A grader in this process with its own warm pool, under the suite's sandbox profile, and a
     generous time limit (a busy CI machine). Imported here, not above: the benchmarks' load
-    generator imports this module and must not pay for torch."""
+    generator imports this module and must not pay for torch. ``catalog``: the pool is given
+    every exercise's backstop list, as the service's is (its slot servers arm themselves)."""
+    from api.content.catalog import load_catalog
+    from api.grading import allowlist
     from api.grading.grader import Grader
     from api.grading.pool import GraderPool
 
-    pool = GraderPool(slots=slots, profile=os.environ.get("ADDNORM_SANDBOX", "strict"))
+    banned = [
+        allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
+        for e in (load_catalog(REPO / "exercises").values() if catalog else ())
+    ]
+    pool = GraderPool(
+        slots=slots, profile=os.environ.get("ADDNORM_SANDBOX", "strict"), banned=banned
+    )
     pool.start()
     try:
         yield Grader(pool, time_limit=30.0)

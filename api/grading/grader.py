@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import advice, coverage, harness, static, verdict, verdict_zh
+from api.grading import advice, allowlist, coverage, harness, static, verdict, verdict_zh
 from api.grading.casesets import CaseSets
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
@@ -31,6 +31,7 @@ class Grader:
         # ms of CPU per verdict in this process, 36.4 -> 37.4 verdicts/s; alone it never waits.
         self._turn = threading.Lock()
         self.case_sets = CaseSets()
+        self._armings: dict[tuple[object, ...], int | None] = {}
 
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
         """Run each spec's reference once, so the first learner does not pay for lazy imports."""
@@ -62,7 +63,7 @@ class Grader:
             )
             job = template.with_code(code)
         drawn = time.perf_counter()
-        ticket = self.pool.submit(job, time_limit=self.time_limit)
+        ticket = self.pool.submit(job, time_limit=self.time_limit, arm=self._arming(spec))
         # The reference runs here, in the trusted process, while the child runs the submission
         # (once per case set: the submissions sharing it find it done).
         try:
@@ -101,6 +102,15 @@ class Grader:
             "total": _ms(started),
         }
         return result
+
+    def _arming(self, spec: ExerciseSpec) -> int | None:
+        """The index the pool knows this exercise's backstop list by (its slot servers arm once
+        for many children), worked out once per exercise."""
+        key = (tuple(spec.banned), None if spec.allowed is None else tuple(spec.allowed), spec.kind)
+        if key not in self._armings:
+            backstop = allowlist.spec_backstop(spec.banned, spec.allowed, spec.kind)
+            self._armings[key] = self.pool.arming(backstop)
+        return self._armings[key]
 
 
 def static_verdict(code: str, spec: ExerciseSpec) -> Verdict | None:

@@ -67,6 +67,40 @@ class _Slot:
     index: int
     sock: socket.socket
     pid: int | None = None
+    # The exercise (index of its backstop list) the slot server's next child is armed for, as
+    # far as the pool knows: the one of its last job. A guess that only steers the choice of
+    # slot: the slot server checks every job's index against what it is armed for.
+    armed: int | None = None
+
+
+class _FreeSlots:
+    """The idle slots. ``get`` prefers one armed for the job's exercise, then one armed for
+    none, then any: a slot armed for another exercise discards its preforked child first."""
+
+    def __init__(self) -> None:
+        self._slots: list[_Slot] = []
+        self._ready = threading.Condition()
+
+    def put(self, slot: _Slot) -> None:
+        with self._ready:
+            self._slots.append(slot)
+            self._ready.notify()
+
+    def get(self, timeout: float, arm: int | None = None) -> _Slot:
+        with self._ready:
+            if not self._ready.wait_for(lambda: bool(self._slots), timeout):
+                raise queue.Empty
+            for wanted in (arm, None):
+                for i, slot in enumerate(self._slots):
+                    if slot.armed == wanted:
+                        return self._slots.pop(i)
+            return self._slots.pop(0)
+
+    def get_nowait(self) -> _Slot:
+        with self._ready:
+            if not self._slots:
+                raise queue.Empty
+            return self._slots.pop(0)
 
 
 @dataclass
@@ -80,6 +114,7 @@ class Ticket:
     generation: int = 0
     job_id: int = 0
     lost: str | None = None
+    arm: int | None = None
 
 
 @dataclass
@@ -134,7 +169,10 @@ class GraderPool:
         self._banned = [list(names) for names in banned]
         self._queue_timeout = queue_timeout
         self._lock = threading.Lock()
-        self._free: queue.Queue[_Slot] = queue.Queue()
+        self._free = _FreeSlots()
+        # Each exercise's backstop list -> its index in the zygote's configuration: a job's
+        # header names it ("arm") so that a slot server arms once for many children.
+        self._arming = {tuple(names): i for i, names in enumerate(self._banned)}
         self._proc: subprocess.Popen[bytes] | None = None
         self._generation = 0
         self._ids = itertools.count(1)
@@ -252,37 +290,52 @@ class GraderPool:
 
     # --- jobs ------------------------------------------------------------------------------
 
-    def run(self, job: bytes, *, time_limit: float) -> RawResult:
-        return self.result(self.submit(job, time_limit=time_limit))
+    def arming(self, backstop: Sequence[str]) -> int | None:
+        """The index to pass as ``submit(arm=...)`` for a job whose backstop list (its
+        header's ``banned``) is ``backstop``; None for a list the zygote was not given."""
+        return self._arming.get(tuple(backstop))
 
-    def submit(self, job: bytes, *, time_limit: float, attempt: int = 1) -> Ticket:
+    def run(self, job: bytes, *, time_limit: float, arm: int | None = None) -> RawResult:
+        return self.result(self.submit(job, time_limit=time_limit, arm=arm))
+
+    def submit(
+        self, job: bytes, *, time_limit: float, attempt: int = 1, arm: int | None = None
+    ) -> Ticket:
         """Hand the job to a free slot and return at once; ``result`` waits for the answer.
 
         The caller can work meanwhile: the grader computes the reference while the child runs.
+        ``arm``: ``arming(...)`` of the job's backstop list, so that its child is forked
+        already armed where a slot armed for that exercise is free (None: it arms itself).
         """
         try:
-            slot = self._free.get(timeout=self._queue_timeout)
+            slot = self._free.get(self._queue_timeout, arm)
         except queue.Empty:
             raise PoolBusy("every grader slot is busy") from None
         generation = self._generation
         if self._proc is None or self._proc.poll() is not None:
             self._restart(generation, "the zygote exited")
-            return self._retry(job, time_limit, attempt, "the zygote exited")
+            return self._retry(job, time_limit, attempt, "the zygote exited", arm)
         job_id = next(self._ids)
         slot.sock.settimeout(time_limit + SLOT_GRACE)
         try:
-            frames.send(slot.sock, {"kind": "job", "id": job_id, "time_limit": time_limit}, job)
+            frames.send(
+                slot.sock,
+                {"kind": "job", "id": job_id, "time_limit": time_limit, "arm": arm},
+                job,
+            )
         except OSError as exc:
             slot.sock.close()
             self._restart(generation, f"slot {slot.index}: {exc}")
-            return self._retry(job, time_limit, attempt, type(exc).__name__)
-        return Ticket(job, time_limit, attempt, slot, generation, job_id)
+            return self._retry(job, time_limit, attempt, type(exc).__name__, arm)
+        return Ticket(job, time_limit, attempt, slot, generation, job_id, arm=arm)
 
-    def _retry(self, job: bytes, time_limit: float, attempt: int, why: str) -> Ticket:
+    def _retry(
+        self, job: bytes, time_limit: float, attempt: int, why: str, arm: int | None
+    ) -> Ticket:
         # A job the zygote never accepted (it had died while idle) is safe to send again, once,
         # to the restarted zygote; one it accepted is not: nothing is known of how it ended.
         if attempt == 1:
-            return self.submit(job, time_limit=time_limit, attempt=2)
+            return self.submit(job, time_limit=time_limit, attempt=2, arm=arm)
         return Ticket(job, time_limit, attempt, lost=f"the grader slot failed ({why})")
 
     def result(self, ticket: Ticket) -> RawResult:
@@ -294,13 +347,17 @@ class GraderPool:
         except _NotAccepted as exc:
             slot.sock.close()
             self._restart(ticket.generation, f"slot {slot.index}: {exc}")
-            retried = self._retry(ticket.job, ticket.time_limit, ticket.attempt, str(exc))
+            retried = self._retry(
+                ticket.job, ticket.time_limit, ticket.attempt, str(exc), ticket.arm
+            )
             return self.result(retried)
         except (frames.FrameError, TimeoutError, OSError) as exc:
             slot.sock.close()
             self._restart(ticket.generation, f"slot {slot.index}: {exc}")
             return RawResult(body=b"", lost=f"the grader slot failed ({type(exc).__name__})")
         if ticket.generation == self._generation:
+            # Its slot server arms itself for this exercise after the job (zygote._serve_slot).
+            slot.armed = ticket.arm
             self._free.put(slot)
         self.status.jobs += 1
         return result

@@ -183,9 +183,21 @@ def plan(names: Iterable[str]) -> Plan:
 def block_kernels(names: Iterable[str], steps: Plan | None = None) -> None:
     """Replace the CPU kernels of ``aten::<name>`` (every overload) by one that raises, for the
     rest of this process. ``steps``: ``plan(names)``, made earlier (in the zygote)."""
+    library = _register(names, steps)
+    if library is None:
+        return
+    # Never released: the handle's destructor would restore the kernels. Untracked by gc and
+    # referenced by no Python object once this frame ends.
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(library))
+    del library
+
+
+def _register(names: Iterable[str], steps: Plan | None) -> Any:
+    """Register the raising kernels of ``names`` not blocked yet; their registration handle
+    (None when there was nothing to register). Dropping the handle restores the kernels."""
     names = [n for n in names if n not in _blocked]
     if not names:
-        return
+        return None
     wanted = set(names)
     steps = tuple(s for s in (steps if steps is not None else plan(names)) if s[0] in wanted)
     library = torch._C._dispatch_library("IMPL", "aten", "", "<tripwire>", 0)
@@ -196,10 +208,51 @@ def block_kernels(names: Iterable[str], steps: Plan | None = None) -> None:
             for key in keys:
                 library.impl(full, key, kernels[name])
     _blocked.update(names)
-    # Never released: the handle's destructor would restore the kernels. Untracked by gc and
-    # referenced by no Python object once this frame ends.
-    ctypes.pythonapi.Py_IncRef(ctypes.py_object(library))
-    del library
+    return library
+
+
+# The slot server's registration for the exercise it is armed for (``arm_slot_server``), and
+# that exercise's index in the zygote's configuration.
+_slot_library: Any = None
+_slot_index: int | None = None
+
+
+def arm_slot_server(index: int | None, banned: Iterable[str]) -> None:
+    """For a slot server (trusted: it runs no learner code and no torch operation): block one
+    exercise's kernels here, once, so that every child it forks inherits the registrations
+    instead of making them (``guard`` then finds them ``_blocked``; ~6 ms per child for an
+    allow-list exercise). ``index`` None, or another exercise than the one armed: the earlier
+    registration is dropped first (the dispatcher restores the kernels), so a child forked
+    afterwards carries exactly the blocks of the exercise it is forked for."""
+    global _slot_library, _slot_index
+    if index == _slot_index:
+        return
+    _slot_library = None  # the handle's destructor unregisters every kernel it registered
+    _blocked.clear()
+    _slot_index = None
+    if index is None:
+        return
+    key = tuple(banned)
+    ready = _prepared.get(key)
+    names = ready.aten if ready is not None else aten_names(key)
+    _slot_library = _register(names, ready.steps if ready is not None else None)
+    _slot_index = index
+
+
+def slot_server_armed() -> int | None:
+    """The index of the exercise this slot server's children are armed for, or None."""
+    return _slot_index
+
+
+def seal_inherited() -> None:
+    """In a freshly forked child, before anything else: keep the registrations inherited from
+    the slot server for good. The child's copy of the handle is leaked (never destroyed, so
+    the kernels stay blocked) and no Python name refers to it any more, as in
+    ``block_kernels``: learner code cannot reach it to undo the blocks."""
+    global _slot_library
+    if _slot_library is not None:
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(_slot_library))
+        _slot_library = None
 
 
 @dataclass(frozen=True)

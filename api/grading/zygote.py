@@ -26,6 +26,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +124,7 @@ def _prefork_child(slot: int, profile: sandbox.Profile, limits: sandbox.Limits) 
     if pid == 0:  # the child: untrusted from the moment learner code runs
         code = 70
         try:
+            tripwire.seal_inherited()
             os.close(job_w)
             os.close(result_r)
             _batch_policy()
@@ -250,7 +252,15 @@ def _reap(pid: int, grace: float) -> dict[str, Any]:
 def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
     """Serve up to ``JOBS_PER_SLOT_SERVER`` jobs, each in a child forked for it, then exit: the
     zygote forks a fresh slot server. Each job is handled in ``_serve_job``, whose frame (and
-    its buffers) are gone before the next child is forked."""
+    its buffers) are gone before the next child is forked.
+
+    After a job the slot server arms itself for that job's exercise (``tripwire.
+    arm_slot_server``: the backstop's kernels blocked once here, not in every child), so the
+    next child is forked already armed: learners resubmit to the exercise they are on, and the
+    pool sends a job to a slot armed for its exercise when one is free. A job for another
+    exercise meets a child that carries the wrong blocks: that child is discarded unused, the
+    slot server disarms, and a fresh child takes the job and arms itself, as every child did
+    before slot servers were armed."""
     for _ in range(JOBS_PER_SLOT_SERVER):
         child = _prefork_child(slot, ctx.profile, ctx.limits)
         try:
@@ -261,11 +271,39 @@ def _serve_slot(slot: int, sock: socket.socket, ctx: _Context) -> None:
         except OSError:  # FrameError included: the pool went away
             _reap(child.pid, grace=0.0)
             os._exit(0)
+        wanted = _arming(header, ctx)
+        if tripwire.slot_server_armed() not in (None, wanted):
+            # The preforked child carries another exercise's blocks: discarded before it read
+            # a byte of any job, and one forked without them takes this job (arming itself).
+            _reap(child.pid, grace=0.0)
+            _arm(None, ctx)
+            child = _prefork_child(slot, ctx.profile, ctx.limits)
         _serve_job(slot, sock, ctx, child, header, size)
         # Defence in depth: kills anything still running as the slot's uid before the next
         # child exists (an escapee of this job must never meet the next learner's child).
         sandbox.reap_slot(slot, ctx.limits)
+        # After the answer has gone back: the next child is forked armed for this exercise.
+        _arm(wanted, ctx)
     os._exit(EXIT_RECYCLE)
+
+
+def _arming(header: Mapping[str, Any], ctx: _Context) -> int | None:
+    """The exercise a job's child must be armed for: the index of its backstop list in the
+    zygote's configuration, as the pool named it; None (the child arms itself, as a job
+    without an index always did) for anything else."""
+    index = header.get("arm")
+    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(ctx.arming):
+        return index
+    return None
+
+
+def _arm(index: int | None, ctx: _Context) -> None:
+    """Arm this slot server for exercise ``index`` (None: disarm). A failure leaves it
+    disarmed: its children then arm themselves, as they do for a job without an index."""
+    try:
+        tripwire.arm_slot_server(index, ctx.arming[index] if index is not None else ())
+    except Exception:  # a speed-up must never stop grading
+        tripwire.arm_slot_server(None, ())
 
 
 def _serve_job(
@@ -329,6 +367,8 @@ class _Context:
     profile: sandbox.Profile
     limits: sandbox.Limits
     layers: dict[str, dict[str, Any]]
+    # Each exercise's backstop list, by the index the pool names in a job's header ("arm").
+    arming: tuple[tuple[str, ...], ...] = ()
 
 
 def _fork_slot(slot: int, ctx: _Context) -> int:
@@ -413,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     # Orphans (a child's escaped descendants, whose slot server is gone) are reparented here
     # and reaped by the loop below, instead of piling up as zombies under a container's PID 1.
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    ctx = _Context(fds, profile, limits, layers)
+    ctx = _Context(fds, profile, limits, layers, tuple(tuple(b) for b in config.banned))
     slots = {_fork_slot(i, ctx): i for i in range(len(fds))}
     while slots:
         try:
