@@ -41,6 +41,7 @@ from api.grading.comparison import Expected as Expected
 from api.grading.comparison import compare as compare
 from api.grading.comparison import compare_prepared
 from api.grading.comparison import expected_outcome as expected_outcome
+from api.grading.comparison import reference_outcome as reference_outcome
 from api.grading.findings import Diagnosis, Finding, quoted
 from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake
@@ -768,7 +769,7 @@ def _decide(
         if entry is not None and entry.get("name") != case.name:
             entry = None
         reference = (
-            expected[i] if expected is not None else expected_outcome(spec.reference, case, spec)
+            expected[i] if expected is not None else reference_outcome(spec, case)
         )
         j = _judge_case(spec, case, i, entry, tensors, reference)
         judgements.append((case, j))

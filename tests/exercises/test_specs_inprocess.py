@@ -666,9 +666,10 @@ def assert_verdict_as_header_says(variant: Variant, result: verdict.Verdict) -> 
 def test_variant_behaves_as_its_header_says(variant: Variant, seed: int) -> None:
     spec = load_spec(variant.slug)
     source = variant.path.read_text()
-    # The spec's own cases, compared with the reference's native run at MATCH_TOL; the
-    # platform's cases (bfloat16 rows, where the native reference itself errs most) are judged
-    # by the verdict, in test_golden.py (assert_verdict_as_header_says) and over HTTP.
+    # The spec's own cases on a second seed: a correct variant graded by the verdict, a known
+    # mistake's reproduced by the mistake's own run; the platform's cases (bfloat16 rows, where
+    # the native reference itself errs most) are judged by the verdict, in test_golden.py
+    # (assert_verdict_as_header_says) and over HTTP.
     cases = spec.make_cases(torch.Generator().manual_seed(seed))
     if variant.expect == "rejected":
         header = run_child_program(source, spec, cases)
@@ -689,14 +690,17 @@ def test_variant_behaves_as_its_header_says(variant: Variant, seed: int) -> None
         )
     ):
         return  # checked on the verdict itself (assert_verdict_as_header_says)
-    cls = load_entry(source, spec)
-    references = [run(spec.reference, c, spec=spec) for c in cases]
     if variant.expect == "passed":
-        for case, ref in zip(cases, references, strict=True):
-            assert_matches(spec, run(cls, case, learner=True, spec=spec), ref, case)
+        # Judged by the verdict itself, whose tolerance follows each case's conditioning (a
+        # fixed relative error against the native run would reject correct code on constant
+        # rows, where 1/sqrt(eps) magnifies a rounding).
+        result = grade_in_process(source, spec, cases)
+        assert result.status == "passed", f"{variant.id}: {result.message}"
         header = run_child_program(source, spec, cases)
         assert header["banned_calls"] == []
         return
+    cls = load_entry(source, spec)
+    references = [run(spec.reference, c, spec=spec) for c in cases]
     if variant.mistake == "in_place_mutation":
         outcomes = [run(cls, c, learner=True, spec=spec) for c in cases]
         assert any(
