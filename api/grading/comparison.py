@@ -183,9 +183,7 @@ def prepare(
     for array in (t, allowed, denominator):
         if isinstance(array, np.ndarray):  # a 0-d input gives numpy scalars, immutable anyway
             array.flags.writeable = False
-    return Prepared(
-        t, keep, allowed, denominator, summary.finite, rtol, atol, scale, floor, spread
-    )
+    return Prepared(t, keep, allowed, denominator, summary.finite, rtol, atol, scale, floor, spread)
 
 
 def compare(

@@ -768,9 +768,7 @@ def _decide(
         entry = entries[i] if i < len(entries) and isinstance(entries[i], dict) else None
         if entry is not None and entry.get("name") != case.name:
             entry = None
-        reference = (
-            expected[i] if expected is not None else reference_outcome(spec, case)
-        )
+        reference = expected[i] if expected is not None else reference_outcome(spec, case)
         j = _judge_case(spec, case, i, entry, tensors, reference)
         judgements.append((case, j))
         checks.extend(j.checks)

@@ -50,7 +50,9 @@ def test_an_ill_conditioned_case_allows_what_a_rounding_moves() -> None:
     assert expected.spread["0.output"] > 1e-6
     # A well-conditioned case moves by about a rounding, far below its tolerance.
     rows = next(
-        c for c in coverage.cases(spec, torch.Generator().manual_seed(0)) if c.name == "default_init"
+        c
+        for c in coverage.cases(spec, torch.Generator().manual_seed(0))
+        if c.name == "default_init"
     )
     calm = comparison.reference_outcome(spec, rows)
     rtol, _ = comparison.TOLERANCES[torch.float32]
