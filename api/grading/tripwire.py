@@ -30,6 +30,8 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
+from api.grading import stand_ins
+
 # Every key a CPU call of the operator can reach: the backend kernel, its autograd wrapper
 # (inference_mode skips that one) and the decomposition of composite operators.
 _BLOCKED_KEYS = ("CPU", "AutogradCPU", "CompositeImplicitAutograd")
@@ -299,7 +301,31 @@ def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContex
         return contextlib.nullcontext()
     aten_ops = frozenset(b for b in banned if b.startswith("aten."))
     callables = dict(ready.callables) if ready is not None else banned_callables(banned)
-    return _Tripwire(callables, aten_ops, tripped)
+    mode = _Tripwire(callables, aten_ops, tripped)
+    if not stand_ins.covered(banned):
+        return mode
+    # Banned machinery in Python (torch.utils.checkpoint): replaced before any learner code
+    # runs, for good in a grading child.
+    replacement = stand_ins.Replacement(banned, tripped, permanent=_armed)
+    if _armed:
+        replacement.__enter__()
+    return _Together(replacement, mode)
+
+
+class _Together:
+    """Contexts entered in order and left in reverse, as often as the harness enters them."""
+
+    def __init__(self, *parts: contextlib.AbstractContextManager[Any]) -> None:
+        self.parts = parts
+
+    def __enter__(self) -> _Together:
+        for part in self.parts:
+            part.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for part in reversed(self.parts):
+            part.__exit__(*exc)
 
 
 # torch's private packages of whole operators written in Python from primitive ops (see

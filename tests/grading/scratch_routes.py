@@ -19,7 +19,9 @@ Classes:
 - ``AUTOGRAD_DOES_THE_BACKWARD``: ``torch.func`` in backward, a hook, the op's own backward
   kernel, a thread, and a graph recorded around the Function (an overridden ``apply``,
   ``setup_context``) whose nodes backward calls by hand;
-- ``CHECKPOINT_AT_RUN_TIME``: ``torch.utils.checkpoint`` reached by ``importlib``/``sys.modules``.
+- ``CHECKPOINT_AT_RUN_TIME``: ``torch.utils.checkpoint`` reached by ``importlib``/``sys.modules``,
+  its private non-reentrant generator, ``CheckpointFunction`` from the module's namespace, the
+  saved-tensor hooks pushed through ``torch._C`` directly.
 
 ``ALTERNATIVES``: correct code written other ways, which must pass.
 """
@@ -714,6 +716,82 @@ class CheckpointedFFN(nn.Module):
         return getattr(cp, 'checkpoint_' + 'sequential')(seq, 1, x, use_reentrant=False)
 """,
     ),
+    A(
+        "checkpointed_ffn",
+        "checkpoint_private_generator",
+        "torch.utils.checkpoint's private non-reentrant generator, driven by hand",
+        """
+import importlib
+import torch.nn.functional as F
+from torch import nn
+
+class CheckpointedFFN(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.linear1 = nn.Linear(dim, hidden_dim)
+        self.linear2 = nn.Linear(hidden_dim, dim)
+
+    def forward(self, x):
+        cp = importlib.import_module('torch.utils.' + 'check' + 'point')
+        run = lambda t: self.linear2(F.gelu(self.linear1(t)))
+        gen = getattr(cp, '_checkpoint_without_' + 'reentrant_generator')(run, True, cp.noop_context_fn, 'default', False, True, x)
+        next(gen)
+        out = run(x)
+        try:
+            next(gen)
+        except StopIteration:
+            pass
+        return out
+""",
+    ),
+    A(
+        "checkpointed_ffn",
+        "reentrant_function_by_vars",
+        "the reentrant CheckpointFunction taken from the module's namespace and applied",
+        """
+import sys
+import importlib
+import torch.nn.functional as F
+from torch import nn
+
+class CheckpointedFFN(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.linear1 = nn.Linear(dim, hidden_dim)
+        self.linear2 = nn.Linear(hidden_dim, dim)
+
+    def forward(self, x):
+        importlib.import_module('torch.utils.' + 'check' + 'point')
+        fn = vars(sys.modules['torch.utils.' + 'check' + 'point'])['Check' + 'pointFunction']
+        return fn.apply(lambda t: self.linear2(F.gelu(self.linear1(t))), True, x)
+""",
+    ),
+    A(
+        "checkpointed_ffn",
+        "hooks_pushed_in_c",
+        "the saved-tensor hooks pushed through torch._C directly, recomputing on unpack",
+        """
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class CheckpointedFFN(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.linear1 = nn.Linear(dim, hidden_dim)
+        self.linear2 = nn.Linear(hidden_dim, dim)
+
+    def forward(self, x):
+        autograd_c = getattr(torch._C, '_auto' + 'grad')
+        push = getattr(autograd_c, '_push_saved_tensors_' + 'default_hooks')
+        pop = getattr(autograd_c, '_pop_saved_tensors_' + 'default_hooks')
+        push(lambda t: t.to('cpu'), lambda t: t)
+        try:
+            return self.linear2(F.gelu(self.linear1(x)))
+        finally:
+            pop()
+""",
+    ),
 )
 
 _BN = """
@@ -937,7 +1015,13 @@ CLASSES: dict[str, frozenset[str]] = {
         ]
     ),
     "checkpoint_at_run_time": frozenset(
-        ["checkpoint_by_importlib", "checkpoint_sequential_by_sys_modules"]
+        [
+            "checkpoint_by_importlib",
+            "checkpoint_sequential_by_sys_modules",
+            "checkpoint_private_generator",
+            "reentrant_function_by_vars",
+            "hooks_pushed_in_c",
+        ]
     ),
 }
 

@@ -12,7 +12,7 @@ from tests.grading.scratch_attacks import Attack
 from tests.grading.scratch_routes import CLASSES, NEW_ALTERNATIVES, NEW_ATTACKS, class_of
 
 # What a verdict other than ``rejected`` must say, by status: the private implementations'
-# stub, a second thread's death in the sandbox, or the memory the checkpointed FFN kept.
+# stub or a second thread's death in the sandbox. The checkpoint routes are refused by name.
 NAMES_WHAT_RAN = (
     "Your code ran ",
     "Your code called ",
@@ -20,7 +20,6 @@ NAMES_WHAT_RAN = (
     "does the whole job",
     "private operator implementations",
     "thread",
-    "saved for backward",
 )
 
 
@@ -42,6 +41,10 @@ def test_route_to_a_whole_job_is_not_passed(api: httpx.Client, attack: Attack) -
     message = str(body["message"])
     assert body["verdict"] != "passed", f"{attack.route}: {message}"
     assert any(words in message for words in NAMES_WHAT_RAN), f"{body['verdict']}: {message}"
+    if class_of(attack) == "checkpoint_at_run_time":
+        # Not the memory budget: the machinery itself, by its name (api/grading/stand_ins.py).
+        assert body["verdict"] == "rejected", message
+        assert "checkpoint" in message or "saved_tensors_hooks" in message, message
     if body["verdict"] == "rejected":
         r = api.get(f"/submissions/{body['id']}", params={"lang": "zh"})
         assert r.status_code == 200, r.text

@@ -1,0 +1,125 @@
+"""Banned machinery written in Python, which no lower layer sees: replaced in the child.
+
+The function-mode tripwire sees torch functions and the dispatcher block sees ATen kernels.
+``torch.utils.checkpoint`` and the saved-tensor hooks are neither: plain Python over autograd's
+C entry points. Code that reaches them by a name built at run time (``importlib``,
+``sys.modules``) passes the static check, and they would do the whole job of the checkpointed
+FFN. So where a spec bans them, each is replaced on its module by a stand-in that records its
+name (a ``rejected`` verdict that names it) and raises. The C entry points underneath are
+replaced too: the original Python functions stay reachable (``gc``, another module's global),
+but whatever route reaches them ends in a stand-in, because the hooks cannot be pushed.
+
+A grading child makes the replacement for good and keeps no original (``permanent``); the
+trusted process and in-process tests restore them when the guard exits.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import Any
+
+# Banned name -> the attributes replaced for it, each (module, attribute). A class's ``forward``
+# is replaced on the class: ``Function.apply`` looks it up there, however the class was found.
+_REPLACED: dict[str, tuple[tuple[str, str], ...]] = {
+    "torch.utils.checkpoint.checkpoint": (("torch.utils.checkpoint", "checkpoint"),),
+    "torch.utils.checkpoint.checkpoint_sequential": (
+        ("torch.utils.checkpoint", "checkpoint_sequential"),
+    ),
+    "torch.utils.checkpoint.CheckpointFunction": (
+        ("torch.utils.checkpoint.CheckpointFunction", "forward"),
+    ),
+    # Every saved-tensor hook (save_on_cpu, a non-reentrant checkpoint's) is pushed here.
+    "torch.autograd.graph.saved_tensors_hooks": (
+        ("torch.autograd.graph", "saved_tensors_hooks"),
+        ("torch._C._autograd", "_push_saved_tensors_default_hooks"),
+    ),
+    "torch.autograd.graph.save_on_cpu": (("torch.autograd.graph", "save_on_cpu"),),
+    "torch.autograd.graph.disable_saved_tensors_hooks": (
+        ("torch.autograd.graph", "disable_saved_tensors_hooks"),
+        ("torch._C._autograd", "_saved_tensors_hooks_disable"),
+    ),
+}
+
+
+class Refused(RuntimeError):
+    pass
+
+
+def missing() -> list[str]:
+    """The attributes this torch lacks (a test keeps it empty; a child refuses to run)."""
+    return [
+        f"{path}.{attr}"
+        for places in _REPLACED.values()
+        for path, attr in places
+        if (owner := _owner(path)) is None or not hasattr(owner, attr)
+    ]
+
+
+def covered(banned: Iterable[str]) -> list[str]:
+    """The banned names this layer replaces."""
+    return [name for name in banned if name in _REPLACED]
+
+
+def _owner(path: str) -> Any:
+    """The module, or the class in a module, that ``path`` names; None where torch has none."""
+    try:
+        return importlib.import_module(path)
+    except ImportError:
+        module, _, name = path.rpartition(".")
+        try:
+            return getattr(importlib.import_module(module), name, None)
+        except ImportError:
+            return None
+
+
+def _stand_in(name: str, tripped: set[str]) -> Any:
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        tripped.add(name)
+        raise Refused(
+            f"{name} is not allowed in this exercise: it does the job the exercise asks you to "
+            "write. Recompute the activations yourself (see the prompt)."
+        )
+
+    refused.__name__ = name.rsplit(".", 1)[-1]
+    return refused
+
+
+class Replacement:
+    """A context that puts the stand-ins in place on entry and, unless ``permanent``, puts the
+    originals back on exit. Reusable: the harness enters it around the load and each case."""
+
+    def __init__(self, banned: Iterable[str], tripped: set[str], *, permanent: bool) -> None:
+        self.plan = [
+            (name, owner, attr) for name in covered(banned) for owner, attr in _REPLACED[name]
+        ]
+        self.tripped = tripped
+        self.permanent = permanent
+        self.saved: list[tuple[Any, str, Any]] = []
+        self.done = False
+
+    def __enter__(self) -> Replacement:
+        if self.done:
+            return self
+        for name, path, attr in self.plan:
+            owner = _owner(path)
+            if owner is None or not hasattr(owner, attr):
+                # This torch moved the machinery: refuse to run rather than leave it open.
+                raise RuntimeError(f"cannot replace {path}.{attr} (banned: {name})")
+            original = owner.__dict__.get(attr) if isinstance(owner, type) else None
+            stand_in: Any = _stand_in(name, self.tripped)
+            if isinstance(owner, type):
+                stand_in = staticmethod(stand_in)
+            if not self.permanent:
+                self.saved.append((owner, attr, original or getattr(owner, attr)))
+            setattr(owner, attr, stand_in)
+        self.done = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.permanent:
+            return
+        for owner, attr, original in reversed(self.saved):
+            setattr(owner, attr, original)
+        self.saved.clear()
+        self.done = False
