@@ -8,7 +8,7 @@ import torch
 
 from api.grading import comparison, coverage
 from api.grading.spec import ExerciseSpec
-from tests.exercises.test_specs_inprocess import grade_in_process, load_spec
+from tests.exercises.test_specs_inprocess import ROOT, grade_in_process, load_spec
 
 # Two spellings of a mean that is a rounding off on a constant row: 1/D is not exact in float32.
 MATMUL_MEAN = """
@@ -74,3 +74,17 @@ def test_a_mistake_on_constant_rows_still_fails() -> None:
     for seed in range(4):
         result = grade_in_process(EPS_OUTSIDE, spec, _constant_rows(spec, seed))
         assert result.status == "failed", result.message
+
+
+def test_a_bfloat16_constant_row_with_float32_statistics_by_matmul_passes() -> None:
+    """float32 parameters next to bfloat16 rows: the weight's gradient sums the magnified
+    rounding over every row, which an independent draw per element would underestimate."""
+    spec = load_spec("mixed_precision_norm")
+    source = (
+        ROOT / "exercises/mixed_precision_norm/variants/passed_matmul_statistics.py"
+    ).read_text()
+    for seed in range(16):
+        cases = coverage.cases(spec, torch.Generator().manual_seed(seed))
+        rows = [c for c in cases if c.name == "bfloat16_constant_rows"]
+        result = grade_in_process(source, spec, rows)
+        assert result.status == "passed", f"seed {seed}: {result.message}"
