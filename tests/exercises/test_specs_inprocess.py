@@ -53,18 +53,6 @@ DIAGNOSIS_WINDOW = 6
 # margin well above any comparison's tolerance, whatever its exact rule.
 DISTINCT = 1e-3
 
-# (slug, variant) pairs the child's run-time tripwires are known to miss (the function-mode
-# tripwire matches torch.ops packets and overloads by operator name, so aten ops are seen).
-# What remains: checkpointed_ffn bans plain Python helpers (torch.utils.checkpoint, the
-# saved-tensor hook context managers), whose calls run no torch function dispatch, so only the
-# static check in the parent sees them (the verdict rejects these variants there). The memory
-# measurement does not depend on them: it reads the autograd graph, which hooks cannot hide.
-TRIPWIRE_GAPS: set[tuple[str, str]] = {
-    ("checkpointed_ffn", "rejected_utils_checkpoint"),
-    ("checkpointed_ffn", "rejected_checkpoint_sequential"),
-    ("checkpointed_ffn", "rejected_saved_tensors_hooks"),
-}
-
 
 @pytest.fixture(autouse=True, scope="module")
 def _one_thread() -> Iterator[None]:
@@ -263,16 +251,11 @@ GENERIC_FAILURES = {
 ERROR = "error"
 
 
-def variant_param(v: Variant, *, runtime: bool = True) -> Any:
-    """A variant as a test parameter; ``runtime``: the test asks what the child's tripwires
-    saw (a known gap is an expected failure there, not in the verdict, which the static check
-    also decides)."""
-    marks = []
-    if runtime and (v.slug, v.path.stem) in TRIPWIRE_GAPS:
-        marks.append(
-            pytest.mark.xfail(reason="tripwire misses torch.ops composite ops", strict=True)
-        )
-    return pytest.param(v, id=v.id, marks=marks)
+def variant_param(v: Variant) -> Any:
+    """A variant as a test parameter. Every rejected variant trips a run-time layer in the
+    child too: the function-mode tripwire, the allow-list or, for the banned machinery written
+    in Python (torch.utils.checkpoint, the saved-tensor hooks), its stand-ins."""
+    return pytest.param(v, id=v.id)
 
 
 def run_child_program(source: str, spec: ExerciseSpec, cases: list[Case]) -> dict[str, Any]:
