@@ -33,6 +33,8 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from api.grading.phrase import Phrase
+
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -109,20 +111,51 @@ FAMILIES: dict[str, frozenset[str]] = {
 ELEMENTARY = ("arithmetic", "elementwise", "reductions", "shape", "creation", "random", "matmul")
 
 # The names a verdict uses for what to do instead, by the kind of operation refused.
+_BY_HAND = Phrase("write the gradient with tensor operations", "请用张量运算写出梯度")
 _INSTEAD = (
-    (("norm",), "compute the statistics with reductions (x.mean, x.var or sums) and normalise"),
-    (("softmax", "logsumexp"), "subtract the row's max, exponentiate and divide by the sum"),
-    (("gelu",), "write x * Φ(x) with torch.erf (or the tanh formula)"),
-    (("silu", "swish"), "write x * torch.sigmoid(x)"),
-    (("_make_dual", "_unpack_dual", "_fw_primal"), "write the gradient with tensor operations"),
-    (("backward",), "write the gradient with tensor operations"),
-    (("attention",), "write the matmuls and the softmax yourself"),
-    (("subclass::",), "compute on plain tensors, without a __torch_dispatch__ of your own"),
+    (
+        ("norm",),
+        Phrase(
+            "compute the statistics with reductions (x.mean, x.var or sums) and normalise",
+            "请用归约（x.mean、x.var 或求和）算出统计量，再自己做归一化",
+        ),
+    ),
+    (
+        ("softmax", "logsumexp"),
+        Phrase(
+            "subtract the row's max, exponentiate and divide by the sum",
+            "请减去该行最大值，取指数，再除以总和",
+        ),
+    ),
+    (
+        ("gelu",),
+        Phrase(
+            "write x * Φ(x) with torch.erf (or the tanh formula)",
+            "请用 torch.erf（或 tanh 公式）写出 x * Φ(x)",
+        ),
+    ),
+    (("silu", "swish"), Phrase("write x * torch.sigmoid(x)", "请写成 x * torch.sigmoid(x)")),
+    (("_make_dual", "_unpack_dual", "_fw_primal"), _BY_HAND),
+    (("backward",), _BY_HAND),
+    (
+        ("attention",),
+        Phrase("write the matmuls and the softmax yourself", "请自己写出矩阵乘法和 softmax"),
+    ),
+    (
+        ("subclass::",),
+        Phrase(
+            "compute on plain tensors, without a __torch_dispatch__ of your own",
+            "请在普通张量上计算，不要自定义 __torch_dispatch__",
+        ),
+    ),
 )
+_ELEMENTARY_OPS = Phrase("use elementary tensor operations", "请改用基本的张量运算")
 ELEMENTARY_WORDS = (
     "arithmetic, elementwise math, reductions, shape and indexing operations, creation, "
     "random draws and matrix products"
 )
+ELEMENTARY_WORDS_ZH = "算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法"
+ELEMENTARY_SAID = Phrase(ELEMENTARY_WORDS, ELEMENTARY_WORDS_ZH)
 
 
 def base_name(packet: str) -> str:
@@ -264,13 +297,13 @@ def _exists(name: str) -> bool:
     return True
 
 
-def instead(op: str) -> str:
+def instead(op: str) -> Phrase:
     """What to use instead of the refused ``op`` (an ATen name, or ``subclass::<name>``), in
     the verdict's words."""
     for needles, advice in _INSTEAD:
         if any(n in op for n in needles):
             return advice
-    return "use elementary tensor operations"
+    return _ELEMENTARY_OPS
 
 
 def refusal(qualified: str) -> str:
@@ -278,16 +311,22 @@ def refusal(qualified: str) -> str:
     name = qualified.split("::", 1)[-1]
     return (
         f"{qualified} is not available in this exercise: a solution is built from "
-        f"{ELEMENTARY_WORDS}. Instead, {instead(name)}."
+        f"{ELEMENTARY_WORDS}. Instead, {instead(name).en}."
     )
 
 
 # Why a hand-written backward was refused (the child reports the keys; the verdict words them).
 STRUCTURAL = {
-    "grad_mode": "switched grad mode on",
-    "engine": "ran the autograd engine (torch.autograd.grad, .backward(), torch.func)",
-    "forward_ad": "used forward-mode AD",
-    "graph": "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)",
+    "grad_mode": Phrase("switched grad mode on", "打开了 grad mode"),
+    "engine": Phrase(
+        "ran the autograd engine (torch.autograd.grad, .backward(), torch.func)",
+        "运行了 autograd 引擎（torch.autograd.grad、.backward()、torch.func）",
+    ),
+    "forward_ad": Phrase("used forward-mode AD", "使用了前向模式自动微分（forward-mode AD）"),
+    "graph": Phrase(
+        "walked an autograd graph recorded elsewhere (in apply, setup_context or a helper)",
+        "遍历了在别处（apply、setup_context 或辅助函数里）记录的 autograd 计算图",
+    ),
 }
 MAX_REPORTED = 8
 
@@ -448,9 +487,7 @@ def policy(entries: Sequence[str], kind: str, lang: str) -> str:
     """The prompt section that says what is refused and why, for a spec's ``allowed``."""
     ffn = "activations" in entries
     if lang == "zh":
-        made = "算术、逐元素数学函数、归约、形状与索引操作、张量创建、随机采样和矩阵乘法" + (
-            "，以及 FFN 的激活函数和 dropout" if ffn else ""
-        )
+        made = ELEMENTARY_WORDS_ZH + ("，以及 FFN 的激活函数和 dropout" if ffn else "")
         text = (
             f"{POLICY_HEADING['zh']}\n\n"
             f"答案只能由{made}构成。代码运行的任何其他运算，不管通过什么途径（起别名、`getattr`、"

@@ -30,7 +30,8 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
-from api.grading import allowlist, check_words, diagnosis, labs, wire
+from api.grading import allowlist, check_words, diagnosis, labs, verdict_zh, wire
+from api.grading import verdict_words as words
 from api.grading.casesets import MistakeOutcomes
 
 # The comparison lives below both the verdict and the diagnosis (``comparison``); these names
@@ -42,7 +43,7 @@ from api.grading.comparison import compare as compare
 from api.grading.comparison import compare_prepared
 from api.grading.comparison import expected_outcome as expected_outcome
 from api.grading.comparison import reference_outcome as reference_outcome
-from api.grading.findings import Diagnosis, Finding, quoted
+from api.grading.findings import Diagnosis, Finding
 from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, Kind, KnownMistake
 from api.grading.step_words import step_words
@@ -94,7 +95,7 @@ class Check(BaseModel):
 class Verdict(BaseModel):
     status: str  # passed | failed | error | timeout | crashed | rejected
     message: str
-    message_zh: str = ""  # the message in Chinese (verdict_zh.fill)
+    message_zh: str = ""  # the message in Chinese, written beside it (verdict_words)
     checks: list[Check] = []
     diagnosis: Diagnosis | None = None
     # What the discrepancy looks like when no known mistake explains it all (diagnosis.py).
@@ -219,6 +220,8 @@ def _judge_case(
     tensors: Mapping[str, torch.Tensor],
     expected: Expected,
 ) -> _CaseJudgement:
+    described_zh = case.description_zh or verdict_zh.description(case.description)
+
     def check(target: str, passed: bool, message: str | Phrase, step: int = 0, **kw: Any) -> Check:
         called = case.scenario[step] if step < len(case.scenario) else None
         words = step_words(case, step, spec.kind)
@@ -226,6 +229,8 @@ def _judge_case(
         return Check(
             case=case.name,
             description=case.description,
+            # As the spec wrote it in Chinese; derived only for a spec not yet on ``described``.
+            description_zh=described_zh,
             step=step,
             step_description=words.en,
             step_description_zh=words.zh,
@@ -660,61 +665,49 @@ def decide(
     ``outcomes``: the known mistakes' outcomes on these cases, shared by the verdicts graded on
     them (``casesets``)."""
     if timed_out:
-        return Verdict(
-            status="timeout",
-            message=f"Your code ran longer than the {time_limit:g} s limit and was stopped. "
-            "Look for an infinite loop or a very slow Python-level loop over elements.",
-        )
+        return _said("timeout", words.timed_out(time_limit))
     if truncated:
-        return Verdict(status="failed", message="Your code produced more output than the limit.")
+        return _said("failed", words.OUTPUT_TOO_LONG)
     try:
         header, blob = wire.split(body)
         tensors = wire.decode_tensors(header, blob)
     except wire.WireError as exc:
-        cause = f" (killed by {signal})" if signal else ""
-        return Verdict(
-            status="crashed",
-            message=f"Your code ended the process before it answered{cause}. "
-            "Look for os._exit, sys.exit, a segfault in a C call, or memory exhaustion.",
-            error={"detail": str(exc)[:200], "signal": signal},
+        return _said(
+            "crashed", words.crashed(signal), error={"detail": str(exc)[:200], "signal": signal}
         )
     try:
         return _decide(spec, cases, header, tensors, expected, outcomes)
     except Exception as exc:  # a forged answer we did not foresee: never a 5xx
-        return Verdict(
-            status="crashed",
-            message="Your code's process answered something the grader cannot read.",
+        return _said(
+            "crashed",
+            words.UNREADABLE,
             error={"detail": f"{type(exc).__name__}: {exc}"[:200], "signal": signal},
         )
 
 
-def _refusal(spec: ExerciseSpec, header: Mapping[str, Any]) -> str | None:
+def _said(status: str, said: Phrase, **fields: Any) -> Verdict:
+    """A verdict whose message is ``said``, in both languages."""
+    return Verdict(status=status, message=said.en, message_zh=said.zh, **fields)
+
+
+def _refusal(spec: ExerciseSpec, header: Mapping[str, Any]) -> Phrase | None:
     """Why the child's allow-list guard refused the submission, if it did (``allowlist``):
     an operation outside the exercise's list, a hand-written backward that had autograd do
     the work, or the guard itself switched off. The child's report can only get its own code
     refused, so it is believed; only its shape is checked."""
     if spec.allowed is not None and header.get("guard_off") is True:
-        return (
-            "Your code switched off the grader's check of the operations it runs. Implement "
-            "it from tensor ops, without touching the dispatcher's modes."
-        )
+        return words.GUARD_OFF
     found = header.get("by_hand")
     found = [k for k in found if k in allowlist.STRUCTURAL] if isinstance(found, list) else []
     if spec.kind == "autograd_function" and found:
-        what = " and ".join(allowlist.STRUCTURAL[k] for k in found)
-        return (
-            f"Your Function {what} inside forward or backward: autograd did the work the "
-            "exercise asks you to write. Inside them grad mode stays off and the autograd "
-            "engine is not entered; write the gradient with tensor operations."
-        )
+        return words.autograd_did_it([allowlist.STRUCTURAL[k] for k in found])
     ops = header.get("refused_ops")
     ops = [o for o in ops if isinstance(o, str)][:3] if isinstance(ops, list) else []
     if ops and (spec.allowed is not None or spec.banned):
-        first = ops[0][:80]
-        return (
-            f"Your code ran {', '.join(o[:80] for o in ops)}, which this exercise does not "
-            f"allow: a solution is built from {allowlist.ELEMENTARY_WORDS}. Instead, "
-            f"{allowlist.instead(first)}."
+        return words.ran_outside(
+            ", ".join(o[:80] for o in ops),
+            allowlist.ELEMENTARY_SAID,
+            allowlist.instead(ops[0][:80]),
         )
     return None
 
@@ -735,31 +728,15 @@ def _decide(
     banned = [b for b in spec.banned if b in reported]
     if banned:
         names = ", ".join(b.replace("torch.nn.functional.", "F.") for b in banned)
-        return Verdict(
-            status="rejected",
-            message=f"Your code called {names}, which does the whole job this exercise asks "
-            "you to write. Implement it from tensor ops.",
-            **base,
-        )
+        return _said("rejected", words.called(names), **base)
     refused = _refusal(spec, header)
     if refused is not None:
-        return Verdict(status="rejected", message=refused, **base)
+        return _said("rejected", refused, **base)
     if header.get("load_error"):
         err = error_info(header["load_error"])
-        where = f" at line {err.get('line')}" if err.get("line") else ""
-        return Verdict(
-            status="error",
-            message=f"Your code raised {err.get('type')}{where} while loading: "
-            f"{err.get('message')}",
-            error=err,
-            **base,
-        )
+        return _said("error", words.raised_loading(err), error=err, **base)
     if header.get("missing_class") or header.get("not_a_module"):
-        return Verdict(
-            status="error",
-            message=f"Your code must define `{_entry_noun(spec)}`.",
-            **base,
-        )
+        return _said("error", words.must_define(_entry_noun(spec)), **base)
     entries = header.get("cases")
     entries = entries if isinstance(entries, list) else []
     checks: list[Check] = []
@@ -782,12 +759,7 @@ def _decide(
             ((c.max_abs_error or 0.0) / c.allowed_abs_error for c in checks if c.allowed_abs_error),
             default=0.0,
         )
-        return Verdict(
-            status="passed",
-            message=f"All {len(cases)} cases passed: outputs and gradients match the reference "
-            f"(the closest call used {used:.0%} of its tolerance).",
-            **base,
-        )
+        return _said("passed", words.all_passed(len(cases), used), **base)
     failing = [(c, j) for c, j in judgements if not j.passed]
     errored = next(((c, j) for c, j in failing if j.error is not None), None)
     if errored is not None:
@@ -800,15 +772,8 @@ def _decide(
         if named is not None:
             return _failed_and_raised(named, failing, errored, len(cases), base)
         err = j.error or {}
-        where = f" at line {err.get('line')} of your code" if err.get("line") else ""
-        step = j.checks[0].step_description
-        return Verdict(
-            status="error",
-            message=f"Your code raised {err.get('type')}{where} on case '{case.name}' "
-            f"({case.description})" + (f", {step}" if step else "") + f": {err.get('message')}",
-            error=err,
-            **base,
-        )
+        at = _where(case, j.checks[0])
+        return _said("error", words.raised_on_case(err, at), error=err, **base)
     try:
         found = diagnosis.diagnose(spec, judgements, outcomes)
     except Exception:  # naming the mistake is a bonus: a bug there must not cost the verdict
@@ -817,20 +782,44 @@ def _decide(
     # The case quoted is the one that shows the diagnosed mistake best, else the first.
     first_case, first = next(((c, j) for c, j in failing if c.name == found.first_case), failing[0])
     first_check = next(c for c in first.checks if not c.passed)
-    step = f", {first_check.step_description}" if first_check.step_description else ""
-    message = (
-        f"{len(failing)} of {len(cases)} cases failed. First: '{first_case.name}' "
-        f"({first_case.description}){step}: {first_check.target} {first_check.message}."
+    said = words.failed(
+        len(failing),
+        len(cases),
+        _where(first_case, first_check),
+        _target(first_check.target),
+        _found(first_check),
     )
     if found.diagnosis is not None:
-        message += f" This looks like a known mistake: {quoted(found.diagnosis.title)}."
-    return Verdict(
-        status="failed",
-        message=message,
-        diagnosis=found.diagnosis,
-        findings=found.findings,
-        **base,
+        said = _joined(said, words.looks_like(_title(found.diagnosis)))
+    return _said("failed", said, diagnosis=found.diagnosis, findings=found.findings, **base)
+
+
+def _where(case: Case, check: Check) -> Phrase:
+    return words.where(
+        case.name,
+        Phrase(case.description, check.description_zh),
+        Phrase(check.step_description, check.step_description_zh),
     )
+
+
+def _target(target: str) -> Phrase:
+    # What a check compares is a short name ("grad of weight") the check keeps in English;
+    # said in Chinese by its table, until checks carry both (``verdict_zh.target``).
+    return Phrase(target, verdict_zh.target(target))
+
+
+def _found(check: Check) -> Phrase:
+    return Phrase(check.message, check.message_zh or verdict_zh.check_message(check.message))
+
+
+def _title(mistake: Diagnosis) -> Phrase:
+    return Phrase(mistake.title, mistake.title_zh)
+
+
+def _joined(first: Phrase, then: Phrase) -> Phrase:
+    """Two sentences of the verdict: the English ones already carry their spacing; a Chinese
+    part without wording (an old mistake's title) leaves the Chinese as it was."""
+    return Phrase(first.en + then.en, first.zh + then.zh if then.zh.strip("“”。") else first.zh)
 
 
 def _failed_and_raised(
@@ -844,20 +833,20 @@ def _failed_and_raised(
     the cases where the learner's code returned a value (``diagnosis.named_despite_errors``)."""
     first_case, first = next((c, j) for c, j in failing if j.error is None and j.learner)
     check = next(c for c in first.checks if not c.passed)
-    step = f", {check.step_description}" if check.step_description else ""
     case, j = errored
     err = j.error or {}
-    where = f" at line {err.get('line')} of your code" if err.get("line") else ""
     named = diagnosis.known(mistake)
-    return Verdict(
-        status="failed",
-        message=f"{len(failing)} of {total} cases failed. First: '{first_case.name}' "
-        f"({first_case.description}){step}: {check.target} {check.message} (the first case "
-        "where your code returned a value). "
-        f"This looks like a known mistake: {quoted(named.title)}. On other cases your code raised "
-        f"{err.get('type')}{where}, as that mistake does (case '{case.name}'): "
-        f"{err.get('message')}",
-        diagnosis=named,
-        error=err,
-        **base,
+    found = _found(check)
+    said = words.failed(
+        len(failing),
+        total,
+        _where(first_case, check),
+        _target(check.target),
+        Phrase(
+            f"{found.en} (the first case where your code returned a value)",
+            f"{found.zh}（这是你的代码第一个返回了值的用例）",
+        ),
     )
+    said = _joined(said, words.looks_like(_title(named)))
+    said = _joined(said, words.raised_elsewhere(err, case.name))
+    return _said("failed", said, diagnosis=named, error=err, **base)

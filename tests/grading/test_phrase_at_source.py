@@ -209,3 +209,79 @@ def test_static_findings_are_written_in_chinese(
     assert ENGLISH_RUN.findall(said) == [], v.message_zh
     rules = verdict_zh.message({"message": v.message})
     assert rules is None or rules == v.message_zh, (v.message_zh, rules)
+
+
+# --- the verdict's own sentences (``verdict_words``) -------------------------------------------
+
+_FRAME_SOURCES = {
+    "passed": (REPO / "solutions" / "layer_norm.py").read_text(),
+    "failed": (REPO / "exercises/layer_norm/variants/failed_unbiased_variance.py").read_text(),
+    "error": (REPO / "exercises/layer_norm/variants/error_view_needs_contiguous.py").read_text(),
+    "rejected": (REPO / "exercises/layer_norm/variants/rejected_getattr.py").read_text(),
+    "refused": """
+import torch
+from torch import nn
+class LayerNorm(nn.Module):
+    def __init__(self, dim, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.bias = nn.Parameter(torch.zeros(dim))
+    def forward(self, x):
+        return getattr(torch, 'log' + 'sumexp')(x, -1, keepdim=True) * 0 + x
+""",
+    "loading": "import torch\nraise ValueError('at load')\n",
+    "undefined": "import torch\n",
+}
+
+
+def _derived(result: Verdict) -> str | None:
+    """What ``verdict_zh`` makes of the verdict's English (a stored verdict's reading)."""
+    view = result.model_dump(mode="json")
+    view["message_zh"] = ""
+    return verdict_zh.message(view)
+
+
+@pytest.mark.parametrize("kind", sorted(_FRAME_SOURCES))
+def test_the_verdict_frame_is_written_in_chinese(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    from tests.exercises.golden import grade
+
+    spec = CATALOG["layer_norm"].spec
+    written = grade(_FRAME_SOURCES[kind], spec)
+    assert CJK.search(written.message_zh), written.message
+    assert not english_runs(written.message_zh.split("：", 1)[0]), written.message_zh
+    # The same words the rules derived before, so stored verdicts read alike.
+    assert written.message_zh == _derived(written), written.message
+    # And none of them came from the rules: with them raising, the same verdict.
+    monkeypatch.setattr(verdict_zh, "message", _no_rules)
+    assert grade(_FRAME_SOURCES[kind], spec).message_zh == written.message_zh
+
+
+def test_run_time_frames_are_written_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    from api.grading import verdict
+
+    monkeypatch.setattr(verdict_zh, "message", _no_rules)
+    spec = CATALOG["layer_norm"].spec
+    common: dict[str, Any] = {"truncated": False, "signal": None, "time_limit": 5.0}
+    said = [
+        verdict.decide(spec, [], body=b"", timed_out=True, **common),
+        verdict.decide(spec, [], body=b"", timed_out=False, **{**common, "truncated": True}),
+        verdict.decide(spec, [], body=b"\x00garbage", timed_out=False, **common),
+        verdict.decide(spec, [], body=b"", timed_out=False, **{**common, "signal": "SIGKILL"}),
+    ]
+    assert [v.status for v in said] == ["timeout", "failed", "crashed", "crashed"]
+    for v in said:
+        assert CJK.search(v.message_zh) and not english_runs(v.message_zh), v.message_zh
+        monkeypatch.undo()
+        assert v.message_zh == _derived(v)
+        monkeypatch.setattr(verdict_zh, "message", _no_rules)
+    assert "SIGKILL" in said[3].message_zh and "5 秒" in said[0].message_zh
+
+
+def test_an_unknown_refused_operation_says_what_to_do_in_chinese() -> None:
+    from api.grading import allowlist
+
+    instead = allowlist.instead("aten::some_op_without_advice")
+    assert CJK.search(instead.zh) and not english_runs(instead.zh)

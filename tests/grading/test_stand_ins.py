@@ -23,7 +23,7 @@ def test_the_guard_refuses_and_records_then_restores() -> None:
     guard = tripwire.guard(banned, tripped)
     for _ in range(2):  # the harness enters the same guard around the load and each case
         with guard:
-            with pytest.raises(stand_ins.Refused, match="torch.utils.checkpoint.checkpoint"):
+            with pytest.raises(stand_ins.Refused, match=r"torch\.utils\.checkpoint\.checkpoint"):
                 torch.utils.checkpoint.checkpoint(torch.sin, torch.ones(2), use_reentrant=False)
             # The original, found another way, meets the stand-in of the C entry underneath.
             with pytest.raises(stand_ins.Refused, match="saved_tensors_hooks"):
