@@ -143,18 +143,6 @@ def described(x: torch.Tensor, what: Phrase, *extra: Phrase) -> Phrase:
     )
 
 
-def describe(x: torch.Tensor, what: str, *extra: str) -> str:
-    """A learner-readable description in English only: 'x = N(0,1) + 1e3, shape (2, 7, 64),
-    float32, ...'. A spec that has not moved to ``described`` gets its Chinese from
-    ``verdict_zh`` (``scenario``)."""
-    return ", ".join([f"x = {what}", f"shape {_shape(x)}", dtype_name(x.dtype), *extra])
-
-
-def describe_zh(x: torch.Tensor, what: str, *extra: str) -> str:
-    """``describe`` put into Chinese by ``verdict_zh`` (for specs not yet on ``described``)."""
-    return verdict_zh.description(describe(x, what, *extra))
-
-
 def case(
     *,
     name: str,

@@ -4,11 +4,13 @@ Verdict phrases are written in both languages where they are produced (``phrase.
 for those this module is not called (``tests/grading/test_phrase_at_source.py`` builds them with
 its rules replaced by a function that raises):
 
-- case descriptions and step notes of every spec but training_monitor (``draw.described``,
+- case descriptions and step notes of every spec (``draw.described``,
   ``draw.call(note=Phrase)``, ``draw.raises(description_zh=...)``, the shared builders in
   ``draw``), the platform's extra cases (``coverage``) built on them, every step description
   (``step_words``);
 - what a value check found (``check_words``), known mistakes and structured findings;
+- the verdict's own sentences (``verdict_words``): its status line, the failing frame, the
+  run-time messages (time limit, crash, banned call, refused operation, a raise);
 - the static checks' findings (``addnorm_client.static``: size, syntax, the required
   definitions, banned names), carried by ``grader.static_verdict``.
 
@@ -16,14 +18,10 @@ What it is still used for, and why:
 
 - every verdict stored before its Chinese fields existed (``api.learning.verdict_i18n`` derives
   an empty Chinese field from the English one when it shows a stored verdict);
-- ``target`` (a check's target, "output", "grad of weight", named at display time);
-- the case descriptions of training_monitor (merged while this moved; its ``Case`` carries no
-  ``description_zh``, so ``fill`` derives it) and of any spec still on ``draw.describe``, with
-  the platform's cases built on them;
-- the contract, parameter and dtype check messages and the verdict's summary line (``N of M
-  cases failed. First: ...``) and its run-time messages (time limit, banned op, a raise while
-  loading), all worded in ``verdict.py`` (``check_message``, ``message``): ``message`` builds
-  the summary from the checks' Chinese fields as stored, only its frame comes from here;
+- ``target`` (a check's target, "output", "grad of weight", named at display time and in the
+  failing frame);
+- the contract, parameter, dtype, gradient and memory check messages worded in ``verdict.py``
+  as plain English (``check_message``; ``fill`` derives them for a new verdict);
 - a submission row's reason (``not graded: ...``, ``grading failed: ...``), stored in English
   only.
 

@@ -37,7 +37,8 @@ import math
 import torch
 from torch import nn
 
-from api.grading.draw import describe, normal, seed
+from api.grading.draw import described, normal, seed
+from api.grading.phrase import Phrase, same
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, LabChart
 
 F32, F64 = torch.float32, torch.float64
@@ -160,17 +161,21 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     ) -> None:
         x, target = normal(gen, shape, dtype), normal(gen, shape, dtype)
         s = seed(gen)
-        what = (
-            f"{depth} layers",
-            f"{steps} SGD steps",
-            f"learning rate {lr:g}",
-            f"init gain {gain:g}",
-            f"seed {s}",
+        said = described(
+            x,
+            same("N(0,1)"),
+            Phrase("target N(0,1)", "target 为 N(0,1)"),
+            Phrase(f"{depth} layers", f"{depth} 层"),
+            Phrase(f"{steps} SGD steps", f"{steps} 步 SGD"),
+            Phrase(f"learning rate {lr:g}", f"学习率 {lr:g}"),
+            Phrase(f"init gain {gain:g}", f"初始化增益 {gain:g}"),
+            Phrase(f"seed {s}", f"种子 {s}"),
         )
         cases.append(
             Case(
                 name=name,
-                description=describe(x, "N(0,1)", "target N(0,1)", *what),
+                description=said.en,
+                description_zh=said.zh,
                 x=x,
                 steps=(Call((x, target), args=(depth, steps, lr, gain, s), seed=s, autograd=True),),
                 # Compared with the reference experiment at the case's own dtype on the same
