@@ -167,17 +167,6 @@ def _str_set(raw: object) -> set[str]:
     return {m for m in raw if isinstance(m, str)}
 
 
-def _yours(shapes: Mapping[str, list[int]]) -> str:
-    """The learner's side of a parameters or buffers check ("yours are none" reads badly)."""
-    return f"yours are {_listing(shapes)}" if shapes else "your module has none"
-
-
-def _listing(shapes: Mapping[str, list[int]], limit: int = 12) -> str:
-    items = [f"{k[:60]} {tuple(v)}" for k, v in list(shapes.items())[:limit]]
-    more = len(shapes) - limit
-    return (", ".join(items) or "none") + (f" and {more} more" if more > 0 else "")
-
-
 def describe_step(case: Case, k: int, kind: Kind = "module") -> str:
     """Step ``k`` of the case in words, in English (``step_words`` says it in both)."""
     return step_words(case, k, kind).en
@@ -222,10 +211,9 @@ def _judge_case(
 ) -> _CaseJudgement:
     described_zh = case.description_zh or verdict_zh.description(case.description)
 
-    def check(target: str, passed: bool, message: str | Phrase, step: int = 0, **kw: Any) -> Check:
+    def check(target: str, passed: bool, said: Phrase, step: int = 0, **kw: Any) -> Check:
         called = case.scenario[step] if step < len(case.scenario) else None
         words = step_words(case, step, spec.kind)
-        said = message if isinstance(message, Phrase) else Phrase(message, "")
         return Check(
             case=case.name,
             description=case.description,
@@ -243,13 +231,21 @@ def _judge_case(
         )
 
     if entry is None:
-        return _CaseJudgement([check("run", False, "this case was never run")])
+        return _CaseJudgement([check("run", False, check_words.NEVER_RUN)])
     if "error" in entry:
         err = error_info(entry["error"])
         raw_step = entry.get("step")
         at = raw_step if isinstance(raw_step, int) and 0 <= raw_step < len(case.scenario) else 0
         return _CaseJudgement(
-            [check("run", False, f"{err.get('type')}: {err.get('message')}", at)], error=err
+            [
+                check(
+                    "run",
+                    False,
+                    check_words.raised(str(err.get("type")), str(err.get("message"))),
+                    at,
+                )
+            ],
+            error=err,
         )
     if case.raises is not None:
         return _judge_construction(case, entry, check)
@@ -259,27 +255,13 @@ def _judge_case(
     if their_params is None or their_params != ref.parameters:
         shown = their_params or {}
         return _CaseJudgement(
-            [
-                check(
-                    "parameters",
-                    False,
-                    f"do not match the contract: expected {_listing(ref.parameters)}"
-                    f"; {_yours(shown)}",
-                )
-            ],
+            [check("parameters", False, check_words.contract_mismatch(ref.parameters, shown))],
             parameters=shown,
         )
     missing_buffers = {k: v for k, v in ref.buffers.items() if their_buffers.get(k) != v}
     if missing_buffers or entry.get("loaded") is False:
         return _CaseJudgement(
-            [
-                check(
-                    "buffers",
-                    False,
-                    f"do not match the contract: expected {_listing(ref.buffers)}; "
-                    f"{_yours(their_buffers)}",
-                )
-            ],
+            [check("buffers", False, check_words.contract_mismatch(ref.buffers, their_buffers))],
             parameters=their_params,
         )
     judgement = _CaseJudgement([])
@@ -294,13 +276,7 @@ def _judge_case(
     ]
     if changed:
         judgement.reinitialised = True
-        judgement.checks.append(
-            check(
-                f"{changed[0]} untouched",
-                False,
-                "failed: your constructor changed the parameters of the module it was given",
-            )
-        )
+        judgement.checks.append(check(f"{changed[0]} untouched", False, check_words.REINITIALISED))
         return judgement
     missing = _str_set(entry.get("missing"))
     calls = _int_map(entry.get("calls"))
@@ -317,24 +293,13 @@ def _judge_case(
             if want is not None and got != want:
                 judgement.calls = True
                 judgement.checks.append(
-                    check(
-                        f"calls to {name}",
-                        False,
-                        f"{got if got is not None else 'an unknown number of'} call(s) in this "
-                        f"step; the contract makes {want}",
-                        k,
-                    )
+                    check(f"calls to {name}", False, check_words.calls(got, want), k)
                 )
         backward = notes.get(f"{k}.backward")
         if spec.kind == "autograd_function" and step.backward and backward is not None:
             judgement.foreign_backward = True
             judgement.checks.append(
-                check(
-                    "backward",
-                    False,
-                    f"the output's grad_fn is {backward}, not your Function's backward",
-                    k,
-                )
+                check("backward", False, check_words.foreign_backward(backward), k)
             )
         if (
             spec.save_for_backward
@@ -345,9 +310,7 @@ def _judge_case(
             problem = _saving_problem(notes, k)
             if problem is not None:
                 judgement.not_saved = True
-            message = problem or f"forward kept {notes.get(f'{k}.saved')} tensor(s) with " + (
-                "ctx.save_for_backward and none on ctx attributes"
-            )
+            message = problem or check_words.saved(notes.get(f"{k}.saved"))
             judgement.checks.append(check("saved for backward", problem is None, message, k))
         if spec.saved_bytes_budget is not None and step.backward and backward is None:
             budget = int(spec.saved_bytes_budget(case, step))
@@ -361,32 +324,27 @@ def _judge_case(
     return judgement
 
 
-def _budget_problem(notes: Mapping[str, str], k: int, budget: int) -> tuple[bool, str]:
+def _budget_problem(notes: Mapping[str, str], k: int, budget: int) -> tuple[bool, Phrase]:
     """Whether the bytes the child saw kept for backward break the spec's budget, and the
     check's message (bounded notes: a missing or malformed count is a failure)."""
     raw = notes.get(f"{k}.saved_bytes")
     if raw is None or not raw.isdigit() or len(raw) > 18:
-        return True, "what forward kept for backward was not observed"
+        return True, check_words.BYTES_UNSEEN
     kept = int(raw)
-    if kept > budget:
-        return True, (
-            f"forward kept {kept} bytes for backward, over the budget of {budget} bytes: "
-            "activations are stored instead of recomputed"
-        )
-    return False, f"forward kept {kept} bytes for backward, within the budget of {budget} bytes"
+    return kept > budget, check_words.bytes_kept(kept, budget)
 
 
-def _saving_problem(notes: Mapping[str, str], k: int) -> str | None:
+def _saving_problem(notes: Mapping[str, str], k: int) -> Phrase | None:
     """Why what the learner's forward kept for backward breaks the contract's
     ``ctx.save_for_backward`` rule, from what the child observed (bounded notes)."""
     on_ctx = notes.get(f"{k}.ctx_tensors")
     saved = notes.get(f"{k}.saved")
     if on_ctx:
-        return f"forward kept tensors on ctx attributes ({on_ctx}) instead of save_for_backward"
+        return check_words.kept_on_ctx(on_ctx)
     if saved is None or not saved.isdigit():
-        return "what forward saved for backward was not observed"
+        return check_words.SAVES_UNSEEN
     if int(saved) == 0:
-        return "forward saved nothing with ctx.save_for_backward"
+        return check_words.SAVED_NOTHING
     return None
 
 
@@ -416,16 +374,14 @@ def _judge_call(
         ref_out = truth[key]
         if out is None:
             what = notes.get(f"{k}.output_type", "nothing usable")
-            judgement.checks.append(
-                check(target, False, f"forward returned {what}, not what the contract asks", k)
-            )
+            judgement.checks.append(check(target, False, check_words.returned(what), k))
             return
         if list(out.shape) != list(ref_out.shape):
             judgement.checks.append(
                 check(
                     target,
                     False,
-                    f"shape {tuple(out.shape)}, expected {tuple(ref_out.shape)}",
+                    check_words.shape(tuple(out.shape), tuple(ref_out.shape)),
                     k,
                     shape=list(out.shape),
                     dtype=wire.DTYPE_NAMES.get(out.dtype),
@@ -439,8 +395,9 @@ def _judge_call(
                 check(
                     f"{target} dtype",
                     False,
-                    f"is {wire.DTYPE_NAMES.get(out.dtype)}, expected "
-                    f"{wire.DTYPE_NAMES.get(want)} (the input's)",
+                    check_words.output_dtype(
+                        wire.DTYPE_NAMES.get(out.dtype), wire.DTYPE_NAMES.get(want)
+                    ),
                     k,
                     shape=list(out.shape),
                     dtype=wire.DTYPE_NAMES.get(out.dtype),
@@ -467,7 +424,7 @@ def _judge_call(
                 check(
                     f"input{suffix} unchanged",
                     False,
-                    "forward modified its input tensor in place",
+                    check_words.MUTATED,
                     k,
                 )
             )
@@ -482,7 +439,7 @@ def _judge_call(
                 check(
                     target,
                     False,
-                    f"no gradient reached {name}: it is not used in forward, or it is detached",
+                    check_words.no_gradient(name),
                     k,
                 )
             )
@@ -492,8 +449,7 @@ def _judge_call(
                 check(
                     target,
                     False,
-                    f"gradient shape {tuple(theirs.shape)}, expected {tuple(ref_grad.shape)} "
-                    "(the shape of what it is the gradient of)",
+                    check_words.gradient_shape(tuple(theirs.shape), tuple(ref_grad.shape)),
                     k,
                     shape=list(theirs.shape),
                 )
@@ -511,8 +467,9 @@ def _judge_call(
                 check(
                     f"{target} dtype",
                     False,
-                    f"is {wire.DTYPE_NAMES.get(theirs.dtype)}, expected "
-                    f"{wire.DTYPE_NAMES.get(want)} (the dtype of what it is the gradient of)",
+                    check_words.gradient_dtype(
+                        wire.DTYPE_NAMES.get(theirs.dtype), wire.DTYPE_NAMES.get(want)
+                    ),
                     k,
                     shape=list(theirs.shape),
                     dtype=wire.DTYPE_NAMES.get(theirs.dtype),
@@ -527,7 +484,7 @@ def _judge_call(
         target = f"buffer {name}"
         theirs = tensors.get(f"{index}.{key}")
         if theirs is None or list(theirs.shape) != list(ref_buf.shape):
-            judgement.checks.append(check(target, False, "missing after this step", k))
+            judgement.checks.append(check(target, False, check_words.MISSING_AFTER, k))
             continue
         if not ref_buf.is_floating_point():
             same = theirs.dtype == ref_buf.dtype and torch.equal(theirs, ref_buf)
@@ -536,7 +493,9 @@ def _judge_call(
                 check(
                     target,
                     same,
-                    "matches" if same else f"is {_short(theirs)}, expected {_short(ref_buf)}",
+                    check_words.MATCHES
+                    if same
+                    else check_words.value(_short(theirs), _short(ref_buf)),
                     k,
                 )
             )
@@ -626,18 +585,14 @@ def _judge_construction(
     names = [str(n)[:100] for n in raw[:16]] if isinstance(raw, list) else None
     target = f"constructor raises {want}"
     if names is None:
-        return _CaseJudgement([check(target, False, "no report of the construction")])
+        return _CaseJudgement([check(target, False, check_words.NO_REPORT)])
     judgement = _CaseJudgement([], raised=names)
     if want in names:
-        judgement.checks.append(check(target, True, f"raised {names[0]}"))
+        judgement.checks.append(check(target, True, check_words.raised_as_contract(names[0])))
     elif names:
-        judgement.checks.append(
-            check(target, False, f"raised {names[0]}, but the contract raises {want} here")
-        )
+        judgement.checks.append(check(target, False, check_words.raised_instead(names[0], want)))
     else:
-        judgement.checks.append(
-            check(target, False, f"returned a module; the contract raises {want} here")
-        )
+        judgement.checks.append(check(target, False, check_words.returned_a_module(want)))
     return judgement
 
 

@@ -261,3 +261,29 @@ def test_an_unknown_refused_operation_says_what_to_do_in_chinese() -> None:
 
     instead = allowlist.instead("aten::some_op_without_advice")
     assert CJK.search(instead.zh) and not english_runs(instead.zh)
+
+
+# Exercises whose variants between them meet every kind of check: a hand-written backward and
+# what it saves, a constructor's contract, the memory budget, an input updated in place.
+_EVERY_CHECK = ("layer_norm_backward", "norm_block", "checkpointed_ffn", "fused_add_rms_norm")
+
+
+@pytest.mark.parametrize("slug", _EVERY_CHECK)
+def test_new_verdicts_need_no_rules_but_for_targets(
+    monkeypatch: pytest.MonkeyPatch, slug: str
+) -> None:
+    """Every variant of the exercise graded with the rules replaced by a function that
+    raises: the case descriptions, steps, check messages and the verdict's own sentences are
+    all written at the source (what a check compares, its target, is still named by table)."""
+    from tests.exercises.golden import grade
+
+    for name in ("description", "step", "note", "call_note", "check_message", "message"):
+        monkeypatch.setattr(verdict_zh, name, _no_rules)
+    spec = CATALOG[slug].spec
+    variants = sorted((REPO / "exercises" / slug / "variants").glob("*.py"))
+    assert len(variants) >= 10
+    for path in variants:
+        result = grade(path.read_text(), spec)
+        assert CJK.search(result.message_zh), (path.name, result.message)
+        for c in result.checks:
+            assert c.description_zh and c.message_zh, (path.name, c.case, c.target)
