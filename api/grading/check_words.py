@@ -201,3 +201,57 @@ def returned_a_module(want: str) -> Phrase:
         f"returned a module; the contract raises {want} here",
         f"返回了一个模块；按约定这里应抛出 {want}",
     )
+
+
+# --- what a check compares (its target) -------------------------------------------------------
+# The English is also the key clients and tests match a check on ("grad of weight"); the
+# Chinese is what a reader sees.
+
+
+def _spaced(words: str) -> str:
+    """A space after ASCII that meets the Chinese word following it: '输入[0] 的梯度'."""
+    return words + " " if words[-1:].isascii() else words
+
+
+RUN = Phrase("run", "运行")
+PARAMETERS = Phrase("parameters", "参数")
+BUFFERS = Phrase("buffers", "buffer")
+BACKWARD = Phrase("backward", "backward")
+SAVED_FOR_BACKWARD = Phrase("saved for backward", "为 backward 保存的张量")
+BYTES_SAVED = Phrase("bytes saved for backward", "为 backward 保存的字节数")
+
+
+def output(suffix: str = "") -> Phrase:
+    """The output, or one of several (``suffix`` '[1]')."""
+    return Phrase(f"output{suffix}", f"输出{suffix}")
+
+
+def dtype_of(target: Phrase) -> Phrase:
+    return Phrase(f"{target.en} dtype", f"{_spaced(target.zh)}的 dtype")
+
+
+def grad_of(name: str) -> Phrase:
+    """The gradient of an input ('input', 'input[1]') or of a parameter by its name."""
+    if name == "input" or (name.startswith("input[") and name.endswith("]")):
+        return Phrase(f"grad of {name}", f"{_spaced('输入' + name[len('input') :])}的梯度")
+    return Phrase(f"grad of {name}", f"{name} 的梯度")
+
+
+def unchanged(suffix: str = "") -> Phrase:
+    return Phrase(f"input{suffix} unchanged", f"{_spaced('输入' + suffix)}未被修改")
+
+
+def buffer(name: str) -> Phrase:
+    return Phrase(f"buffer {name}", f"buffer {name}")
+
+
+def calls_to(name: str) -> Phrase:
+    return Phrase(f"calls to {name}", f"对 {name} 的调用")
+
+
+def untouched(name: str) -> Phrase:
+    return Phrase(f"{name} untouched", f"{name} 保持原样")
+
+
+def constructor_raises(error: str) -> Phrase:
+    return Phrase(f"constructor raises {error}", f"构造函数抛出 {error}")

@@ -143,6 +143,13 @@ def described(x: torch.Tensor, what: Phrase, *extra: Phrase) -> Phrase:
     )
 
 
+def describe(x: torch.Tensor, what: str, *extra: str) -> str:
+    """A description in English only: 'x = N(0,1) + 1e3, shape (2, 7, 64), float32, ...'. A
+    spec written so (the catalogue's are all on ``described``) gets its Chinese derived by
+    ``verdict_zh`` (``scenario``, ``verdict._judge_case``)."""
+    return ", ".join([f"x = {what}", f"shape {_shape(x)}", dtype_name(x.dtype), *extra])
+
+
 def case(
     *,
     name: str,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import torch
 
-from api.grading import advice, allowlist, coverage, harness, static, verdict, verdict_zh
+from api.grading import advice, allowlist, coverage, harness, static, verdict
 from api.grading.casesets import CaseSets
 from api.grading.pool import GraderPool, GradingLost
 from api.grading.spec import ExerciseSpec
@@ -91,7 +91,6 @@ class Grader:
             )
             # The fix suggested must fit how the code was written: read from its source here.
             result.diagnosis = advice.advise(result.diagnosis, spec, code)
-            verdict_zh.fill(result, cases)
         result.seed = case_set.seed
         result.timings_ms = {
             "draw": _ms(started, drawn),
@@ -127,14 +126,12 @@ def static_verdict(code: str, spec: ExerciseSpec) -> Verdict | None:
             "line": problem.line,
             "column": problem.column,
         }
-    return verdict_zh.fill(
-        Verdict(
-            status=problem.status,
-            message=problem.message,
-            message_zh=problem.message_zh,
-            error=error,
-            timings_ms={"total": _ms(started)},
-        )
+    return Verdict(
+        status=problem.status,
+        message=problem.message,
+        message_zh=problem.message_zh,
+        error=error,
+        timings_ms={"total": _ms(started)},
     )
 
 

@@ -3,8 +3,8 @@
 The grader used to word its texts in English only and ``verdict_zh`` put them into Chinese
 afterwards, by pattern: every new English phrase needed a rule there, and one without a rule
 stayed English on a Chinese page. A producer that builds a ``Phrase`` says the Chinese itself,
-beside the English, so nothing is translated after the fact. Producers move to it family by
-family; ``verdict_zh`` remains for what has not moved yet and for verdicts stored before.
+beside the English, so nothing is translated after the fact. Every producer of a verdict's
+texts is on it now; ``verdict_zh`` remains for verdicts stored before.
 
 Chinese typography: full-width punctuation between Chinese words (``，`` ``（）`` ``：``), one
 space between a Chinese word and a number, name or formula, none between Chinese words.

@@ -76,9 +76,13 @@ class Check(BaseModel):
     # The function the step called, in an exercise graded on several (softmax, log_softmax).
     function: str | None = None
     target: str
+    # What the check compares in Chinese ("grad of weight": "weight 的梯度"); ``target`` stays
+    # the English key clients match on. Empty in verdicts stored before it existed.
+    target_zh: str = ""
     passed: bool
     message: str
-    # The same texts in Chinese (filled in by verdict_zh.fill; empty in verdicts stored before).
+    # The same texts in Chinese, written beside the English where the check is made (empty in
+    # verdicts stored before).
     description_zh: str = ""
     step_description_zh: str = ""
     message_zh: str = ""
@@ -211,7 +215,7 @@ def _judge_case(
 ) -> _CaseJudgement:
     described_zh = case.description_zh or verdict_zh.description(case.description)
 
-    def check(target: str, passed: bool, said: Phrase, step: int = 0, **kw: Any) -> Check:
+    def check(target: Phrase, passed: bool, said: Phrase, step: int = 0, **kw: Any) -> Check:
         called = case.scenario[step] if step < len(case.scenario) else None
         words = step_words(case, step, spec.kind)
         return Check(
@@ -223,7 +227,8 @@ def _judge_case(
             step_description=words.en,
             step_description_zh=words.zh,
             function=called.function or None if isinstance(called, Call) else None,
-            target=target,
+            target=target.en,
+            target_zh=target.zh,
             passed=passed,
             message=said.en,
             message_zh=said.zh,
@@ -231,7 +236,7 @@ def _judge_case(
         )
 
     if entry is None:
-        return _CaseJudgement([check("run", False, check_words.NEVER_RUN)])
+        return _CaseJudgement([check(check_words.RUN, False, check_words.NEVER_RUN)])
     if "error" in entry:
         err = error_info(entry["error"])
         raw_step = entry.get("step")
@@ -239,7 +244,7 @@ def _judge_case(
         return _CaseJudgement(
             [
                 check(
-                    "run",
+                    check_words.RUN,
                     False,
                     check_words.raised(str(err.get("type")), str(err.get("message"))),
                     at,
@@ -255,13 +260,25 @@ def _judge_case(
     if their_params is None or their_params != ref.parameters:
         shown = their_params or {}
         return _CaseJudgement(
-            [check("parameters", False, check_words.contract_mismatch(ref.parameters, shown))],
+            [
+                check(
+                    check_words.PARAMETERS,
+                    False,
+                    check_words.contract_mismatch(ref.parameters, shown),
+                )
+            ],
             parameters=shown,
         )
     missing_buffers = {k: v for k, v in ref.buffers.items() if their_buffers.get(k) != v}
     if missing_buffers or entry.get("loaded") is False:
         return _CaseJudgement(
-            [check("buffers", False, check_words.contract_mismatch(ref.buffers, their_buffers))],
+            [
+                check(
+                    check_words.BUFFERS,
+                    False,
+                    check_words.contract_mismatch(ref.buffers, their_buffers),
+                )
+            ],
             parameters=their_params,
         )
     judgement = _CaseJudgement([])
@@ -276,7 +293,9 @@ def _judge_case(
     ]
     if changed:
         judgement.reinitialised = True
-        judgement.checks.append(check(f"{changed[0]} untouched", False, check_words.REINITIALISED))
+        judgement.checks.append(
+            check(check_words.untouched(changed[0]), False, check_words.REINITIALISED)
+        )
         return judgement
     missing = _str_set(entry.get("missing"))
     calls = _int_map(entry.get("calls"))
@@ -293,13 +312,13 @@ def _judge_case(
             if want is not None and got != want:
                 judgement.calls = True
                 judgement.checks.append(
-                    check(f"calls to {name}", False, check_words.calls(got, want), k)
+                    check(check_words.calls_to(name), False, check_words.calls(got, want), k)
                 )
         backward = notes.get(f"{k}.backward")
         if spec.kind == "autograd_function" and step.backward and backward is not None:
             judgement.foreign_backward = True
             judgement.checks.append(
-                check("backward", False, check_words.foreign_backward(backward), k)
+                check(check_words.BACKWARD, False, check_words.foreign_backward(backward), k)
             )
         if (
             spec.save_for_backward
@@ -311,12 +330,14 @@ def _judge_case(
             if problem is not None:
                 judgement.not_saved = True
             message = problem or check_words.saved(notes.get(f"{k}.saved"))
-            judgement.checks.append(check("saved for backward", problem is None, message, k))
+            judgement.checks.append(
+                check(check_words.SAVED_FOR_BACKWARD, problem is None, message, k)
+            )
         if spec.saved_bytes_budget is not None and step.backward and backward is None:
             budget = int(spec.saved_bytes_budget(case, step))
             over, said = _budget_problem(notes, k, budget)
             judgement.over_budget = judgement.over_budget or over
-            judgement.checks.append(check("bytes saved for backward", not over, said, k))
+            judgement.checks.append(check(check_words.BYTES_SAVED, not over, said, k))
         if any(not c.passed for c in judgement.checks[before:]):
             break  # later steps build on this one: the first failing step is the news
     judgement.learner = learner
@@ -369,7 +390,7 @@ def _judge_call(
 
     outputs = sorted(key for key in truth if key.startswith(prefix + "output"))
     for key in outputs:
-        target = key.removeprefix(prefix)
+        target = check_words.output(key.removeprefix(prefix + "output"))
         out = tensors.get(f"{index}.{key}")
         ref_out = truth[key]
         if out is None:
@@ -393,7 +414,7 @@ def _judge_call(
             judgement.wrong_dtype = True
             judgement.checks.append(
                 check(
-                    f"{target} dtype",
+                    check_words.dtype_of(target),
                     False,
                     check_words.output_dtype(
                         wire.DTYPE_NAMES.get(out.dtype), wire.DTYPE_NAMES.get(want)
@@ -422,7 +443,7 @@ def _judge_call(
                 learner[f"{k}.input_after{suffix}"] = after
             judgement.checks.append(
                 check(
-                    f"input{suffix} unchanged",
+                    check_words.unchanged(suffix),
                     False,
                     check_words.MUTATED,
                     k,
@@ -432,7 +453,7 @@ def _judge_call(
         if not key.startswith(prefix + "grad."):
             continue
         name = key.removeprefix(prefix + "grad.")
-        target = f"grad of {name}"
+        target = check_words.grad_of(name)
         theirs = tensors.get(f"{index}.{key}")
         if theirs is None or key in missing:
             judgement.checks.append(
@@ -465,7 +486,7 @@ def _judge_call(
             judgement.wrong_grad_dtype = True
             judgement.checks.append(
                 check(
-                    f"{target} dtype",
+                    check_words.dtype_of(target),
                     False,
                     check_words.gradient_dtype(
                         wire.DTYPE_NAMES.get(theirs.dtype), wire.DTYPE_NAMES.get(want)
@@ -481,7 +502,7 @@ def _judge_call(
         if not key.startswith(prefix + "buffer."):
             continue
         name = key.removeprefix(prefix + "buffer.")
-        target = f"buffer {name}"
+        target = check_words.buffer(name)
         theirs = tensors.get(f"{index}.{key}")
         if theirs is None or list(theirs.shape) != list(ref_buf.shape):
             judgement.checks.append(check(target, False, check_words.MISSING_AFTER, k))
@@ -511,7 +532,7 @@ def _short(t: torch.Tensor) -> str:
 
 def _value_check(
     check: Callable[..., Check],
-    target: str,
+    target: Phrase,
     k: int,
     actual: torch.Tensor,
     case: Case,
@@ -583,7 +604,7 @@ def _judge_construction(
     want = case.raises or ""
     raw = entry.get("raised")
     names = [str(n)[:100] for n in raw[:16]] if isinstance(raw, list) else None
-    target = f"constructor raises {want}"
+    target = check_words.constructor_raises(want)
     if names is None:
         return _CaseJudgement([check(target, False, check_words.NO_REPORT)])
     judgement = _CaseJudgement([], raised=names)
@@ -741,7 +762,7 @@ def _decide(
         len(failing),
         len(cases),
         _where(first_case, first_check),
-        _target(first_check.target),
+        _target(first_check),
         _found(first_check),
     )
     if found.diagnosis is not None:
@@ -757,10 +778,8 @@ def _where(case: Case, check: Check) -> Phrase:
     )
 
 
-def _target(target: str) -> Phrase:
-    # What a check compares is a short name ("grad of weight") the check keeps in English;
-    # said in Chinese by its table, until checks carry both (``verdict_zh.target``).
-    return Phrase(target, verdict_zh.target(target))
+def _target(check: Check) -> Phrase:
+    return Phrase(check.target, check.target_zh or verdict_zh.target(check.target))
 
 
 def _found(check: Check) -> Phrase:
@@ -796,7 +815,7 @@ def _failed_and_raised(
         len(failing),
         total,
         _where(first_case, check),
-        _target(check.target),
+        _target(check),
         Phrase(
             f"{found.en} (the first case where your code returned a value)",
             f"{found.zh}（这是你的代码第一个返回了值的用例）",

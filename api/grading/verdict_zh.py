@@ -1,4 +1,4 @@
-"""The Chinese wording of a verdict, derived from its English texts: the fallback.
+"""The Chinese wording of a stored verdict, derived from its English texts: the fallback.
 
 Verdict phrases are written in both languages where they are produced (``phrase.Phrase``), and
 for those this module is not called (``tests/grading/test_phrase_at_source.py`` builds them with
@@ -14,16 +14,13 @@ its rules replaced by a function that raises):
 - the static checks' findings (``addnorm_client.static``: size, syntax, the required
   definitions, banned names), carried by ``grader.static_verdict``.
 
-What it is still used for, and why:
-
-- every verdict stored before its Chinese fields existed (``api.learning.verdict_i18n`` derives
-  an empty Chinese field from the English one when it shows a stored verdict);
-- ``target`` (a check's target, "output", "grad of weight", named at display time and in the
-  failing frame);
-- the contract, parameter, dtype, gradient and memory check messages worded in ``verdict.py``
-  as plain English (``check_message``; ``fill`` derives them for a new verdict);
-- a submission row's reason (``not graded: ...``, ``grading failed: ...``), stored in English
-  only.
+For the catalogue's exercises the grader calls nothing here: a new verdict is stored with both
+languages as written at its source (``tests/grading/test_phrase_at_source.py`` grades whole
+exercises with these functions raising); a spec that wrote no Chinese for a case still gets it
+derived (``verdict._judge_case``, ``coverage``). What this module is still used for: every
+verdict stored before its Chinese fields existed (``api.learning.verdict_i18n`` derives an
+empty Chinese field from the English one when it shows a stored verdict), and a submission
+row's reason (``not graded: ...``), stored in English only.
 
 Add no rules here for new phrases: write them as a ``Phrase`` where they are made.
 
@@ -42,15 +39,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from api.grading.check_words import NONFINITE_ZH
 from api.grading.findings import quoted
 from api.grading.phrase import view_zh
-
-if TYPE_CHECKING:
-    from api.grading.spec import Case
-    from api.grading.verdict import Verdict
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
 
@@ -817,19 +810,3 @@ def message(view: Mapping[str, Any]) -> str | None:
             f"{error.get('message')}"
         )
     return None
-
-
-def fill(verdict: Verdict, cases: Sequence[Case] = ()) -> Verdict:
-    """Give a fresh verdict its Chinese texts, so it is stored in both languages: case
-    descriptions as the spec wrote them in Chinese (``Case.description_zh``), the rest derived
-    from the English. Empty where no Chinese wording is known (a reader falls back to English)."""
-    described = {c.name: c.description_zh for c in cases if c.description_zh}
-    for c in verdict.checks:
-        c.description_zh = described.get(c.case) or description(c.description)
-        # Written at the source (``step_words``); derived only for a check built without it.
-        if not c.step_description_zh and c.step_description:
-            c.step_description_zh = step(c.step_description)
-        c.message_zh = c.message_zh or check_message(c.message)
-    # Written at the source (the static checks' findings); derived for the rest.
-    verdict.message_zh = verdict.message_zh or message(verdict.model_dump(mode="json")) or ""
-    return verdict

@@ -1,7 +1,8 @@
 """A stored verdict in the reader's language: the public view of a submission, every text in
 English or in Chinese.
 
-A verdict is stored with both languages (``verdict_zh.fill`` at grading time), so a submission
+A verdict is stored with both languages (each phrase written in both where the grader makes it:
+``api.grading.phrase``), so a submission
 made in English reads in Chinese and back. A verdict stored before that has only English: its
 Chinese is derived here from the English texts and the structured fields, and whatever has no
 known Chinese wording stays English. Nothing here may fail on an old or odd row: a field of the
@@ -47,9 +48,16 @@ def _check(raw: Any, lang: Lang) -> Any:
         if field in raw:
             shown[field] = _pick(raw, field, lang)
     target = raw.get("target")
+    said = shown.pop("target_zh", None)
     if isinstance(target, str):
         # What the check is about, in words; ``target`` stays the English key clients match on.
-        shown["target_text"] = verdict_zh.target(target) if lang == "zh" else target
+        # Written with the check since it has its Chinese; derived for one stored before.
+        if lang == "zh":
+            shown["target_text"] = (
+                said if isinstance(said, str) and said else verdict_zh.target(target)
+            )
+        else:
+            shown["target_text"] = target
     return shown
 
 

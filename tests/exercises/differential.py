@@ -26,7 +26,7 @@ import torch
 
 import api
 from api.content.catalog import load_catalog
-from api.grading import advice, casesets, coverage, harness, verdict, verdict_zh
+from api.grading import advice, casesets, coverage, harness, verdict
 from api.grading.spec import ExerciseSpec
 from tests.exercises import golden
 
@@ -71,7 +71,7 @@ def grade(
         outcomes=outcomes,
     )
     decided.diagnosis = advice.advise(decided.diagnosis, spec, source)
-    return verdict_zh.fill(decided, cases)
+    return decided
 
 
 def dump(out: Path, only: set[str] | None = None) -> int:

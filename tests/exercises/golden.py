@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from api.content.catalog import load_catalog
-from api.grading import advice, coverage, harness, verdict, verdict_zh
+from api.grading import advice, coverage, harness, verdict
 from api.grading.spec import ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
         spec, cases, body=answer, timed_out=False, truncated=False, signal=None, time_limit=5.0
     )
     decided.diagnosis = advice.advise(decided.diagnosis, spec, source)  # as grader.py does
-    return verdict_zh.fill(decided, cases)  # as the grader does: both languages
+    return decided
 
 
 def summary(v: verdict.Verdict) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Verdict phrases written in both languages where they are produced (``api.grading.phrase``):
 every spec's case descriptions and step notes (``AT_SOURCE``: the whole catalogue), every
 step description and the static checks' findings say their Chinese without ``verdict_zh``'s
-rules, in the same words the rules gave (stored verdicts read the same), and
-``verdict_zh.fill`` keeps what the source wrote."""
+rules, in the same words the rules gave (stored verdicts read the same); so do the verdict's own
+sentences and every check's target and message, and the grader no longer derives anything."""
 
 from __future__ import annotations
 
@@ -92,25 +92,6 @@ def test_source_wording_is_the_wording_stored_verdicts_had(slug: str) -> None:
             for k in range(len(case.scenario)):
                 words = step_words(case, k, spec.kind)
                 assert words.zh == (verdict_zh.step(words.en) if words.en else ""), words
-
-
-def test_fill_keeps_the_chinese_the_source_wrote() -> None:
-    check = Check(
-        case="c",
-        description="x = N(0,1), shape (2, 3), float32",
-        step=1,
-        step_description="step 2 of 2: a note no rule knows",
-        step_description_zh="第 2/2 步：源头写好的中文",
-        target="output",
-        passed=False,
-        message="",
-    )
-    verdict = Verdict(status="failed", message="1 of 1 cases failed.", checks=[check])
-    assert verdict_zh.fill(verdict).checks[0].step_description_zh == "第 2/2 步：源头写好的中文"
-    # Without it, the rules are the fallback (and leave an unknown note in English).
-    check.step_description_zh = ""
-    filled = verdict_zh.fill(verdict).checks[0].step_description_zh
-    assert filled == "第 2/2 步：a note no rule knows"
 
 
 def test_value_checks_say_what_they_found_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,21 +250,26 @@ _EVERY_CHECK = ("layer_norm_backward", "norm_block", "checkpointed_ffn", "fused_
 
 
 @pytest.mark.parametrize("slug", _EVERY_CHECK)
-def test_new_verdicts_need_no_rules_but_for_targets(
-    monkeypatch: pytest.MonkeyPatch, slug: str
-) -> None:
+def test_new_verdicts_need_no_rules(monkeypatch: pytest.MonkeyPatch, slug: str) -> None:
     """Every variant of the exercise graded with the rules replaced by a function that
-    raises: the case descriptions, steps, check messages and the verdict's own sentences are
-    all written at the source (what a check compares, its target, is still named by table)."""
+    raises: the case descriptions, steps, what each check compares and found, and the
+    verdict's own sentences are all written at the source, in the words the rules gave."""
     from tests.exercises.golden import grade
 
-    for name in ("description", "step", "note", "call_note", "check_message", "message"):
+    names = ("description", "step", "note", "call_note", "check_message", "message", "target")
+    for name in names:
         monkeypatch.setattr(verdict_zh, name, _no_rules)
     spec = CATALOG[slug].spec
     variants = sorted((REPO / "exercises" / slug / "variants").glob("*.py"))
     assert len(variants) >= 10
+    checks: list[Check] = []
     for path in variants:
         result = grade(path.read_text(), spec)
         assert CJK.search(result.message_zh), (path.name, result.message)
         for c in result.checks:
-            assert c.description_zh and c.message_zh, (path.name, c.case, c.target)
+            assert c.description_zh and c.message_zh and c.target_zh, (path.name, c.case)
+        checks.extend(result.checks)
+    monkeypatch.undo()
+    targets = {c.target: c.target_zh for c in checks}
+    assert len(targets) >= 5
+    assert targets == {en: verdict_zh.target(en) for en in targets}
