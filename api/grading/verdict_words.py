@@ -162,5 +162,7 @@ def raised_elsewhere(err: Mapping[str, Any], case: str) -> Phrase:
         + f", as that mistake does (case '{case}'): {err.get('message')}",
         "在其他用例上，你的代码"
         + (f"在第 {line} 行" if line else "")
-        + f"抛出了 {err.get('type')}，这个错误本就会这样（用例 '{case}'）：{err.get('message')}",
+        # Python's own message stays out of the Chinese sentence (it is English); the error
+        # itself is shown beside the verdict.
+        + f"抛出了 {err.get('type')}，这个错误本就会这样（用例 '{case}'）。",
     )
