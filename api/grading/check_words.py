@@ -208,7 +208,7 @@ def returned_a_module(want: str) -> Phrase:
 # Chinese is what a reader sees.
 
 
-def _spaced(words: str) -> str:
+def spaced(words: str) -> str:
     """A space after ASCII that meets the Chinese word following it: '输入[0] 的梯度'."""
     return words + " " if words[-1:].isascii() else words
 
@@ -227,18 +227,18 @@ def output(suffix: str = "") -> Phrase:
 
 
 def dtype_of(target: Phrase) -> Phrase:
-    return Phrase(f"{target.en} dtype", f"{_spaced(target.zh)}的 dtype")
+    return Phrase(f"{target.en} dtype", f"{spaced(target.zh)}的 dtype")
 
 
 def grad_of(name: str) -> Phrase:
     """The gradient of an input ('input', 'input[1]') or of a parameter by its name."""
     if name == "input" or (name.startswith("input[") and name.endswith("]")):
-        return Phrase(f"grad of {name}", f"{_spaced('输入' + name[len('input') :])}的梯度")
+        return Phrase(f"grad of {name}", f"{spaced('输入' + name[len('input') :])}的梯度")
     return Phrase(f"grad of {name}", f"{name} 的梯度")
 
 
 def unchanged(suffix: str = "") -> Phrase:
-    return Phrase(f"input{suffix} unchanged", f"{_spaced('输入' + suffix)}未被修改")
+    return Phrase(f"input{suffix} unchanged", f"{spaced('输入' + suffix)}未被修改")
 
 
 def buffer(name: str) -> Phrase:

@@ -791,9 +791,8 @@ def _title(mistake: Diagnosis) -> Phrase:
 
 
 def _joined(first: Phrase, then: Phrase) -> Phrase:
-    """Two sentences of the verdict: the English ones already carry their spacing; a Chinese
-    part without wording (an old mistake's title) leaves the Chinese as it was."""
-    return Phrase(first.en + then.en, first.zh + then.zh if then.zh.strip("“”。") else first.zh)
+    """Two sentences of the verdict (the English ones carry their own spacing)."""
+    return Phrase(first.en + then.en, first.zh + then.zh)
 
 
 def _failed_and_raised(

@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from api.grading.check_words import NONFINITE_ZH
+from api.grading.check_words import spaced as _spaced
 from api.grading.findings import quoted
 from api.grading.phrase import view_zh
 
@@ -491,11 +492,6 @@ _TARGETS = _rules(
     (r"parameters", "参数"),
     (r"buffers", "buffer"),
 )
-
-
-def _spaced(words: str) -> str:
-    """A space after ASCII that meets the Chinese word following it: '输入[0] 的梯度'."""
-    return words + " " if words[-1:].isascii() else words
 
 
 def target(en: str) -> str:
