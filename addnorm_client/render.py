@@ -279,7 +279,7 @@ def show(obj: object) -> None:
     if _ipython() is not None:
         from IPython.display import display
 
-        display(obj)  # type: ignore[no-untyped-call]  # IPython ships no annotations here
+        display(obj)
     else:
         print(repr(obj))
 

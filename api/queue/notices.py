@@ -32,7 +32,7 @@ class VerdictNotices:
     def awaiting(self, submission_id: int) -> Iterator[Callable[[float], bool]]:
         """Subscribe before the task is sent (a verdict faster than the subscription would be
         missed otherwise); yields ``wait(seconds) -> bool`` (True when the notice came)."""
-        pubsub = self.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         try:
             pubsub.subscribe(self.channel(submission_id))
         except redis.RedisError as exc:
