@@ -80,6 +80,19 @@ def worker() -> None:
     raise typer.Exit(run_worker(settings))
 
 
+@app.command(hidden=True)
+def decider(
+    fd: Annotated[int, typer.Option(help="the socket the service passed")],
+    content: Annotated[Path, typer.Option(help="the service's exercise directory")],
+) -> None:
+    """A decider process of a running service, which starts it (api.grading.deciders): decides
+    verdicts on the socket ``fd``. Not a command for people."""
+    from api.content.catalog import load_catalog
+    from api.grading import decider as deciding
+
+    deciding.run(fd, {slug: e.spec for slug, e in load_catalog(content).items()})
+
+
 @app.command()
 def grade(
     exercise: Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm.")],

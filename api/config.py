@@ -29,6 +29,19 @@ def _default_grader_slots() -> int:
     return min(len(os.sched_getaffinity(0)), 16) + 1
 
 
+def _default_deciders() -> int:
+    """Decider processes (api.grading.deciders): none below four cores, else half the cores (at
+    most four). A decider moves the decision off the service's core, which bounds a deployment
+    once the other cores keep up: on 2 cores (2026-12-04, interleaved rounds, 16 clients) it
+    halved the service's CPU per failing verdict (34.5 -> 16.9 ms) but gave the same verdicts/s
+    (21.1 vs 21.6 failing, 24.8 vs 26.9 passing; one core: 11.6 vs 11.4), the cores and not the
+    service being the limit there. From four cores on the service becomes the limit (~30 ms per
+    failing verdict caps it near 30/s where 4 cores carry ~50): there a decider pays for its
+    ~300 MiB (docs/benchmarks.md)."""
+    cores = len(os.sched_getaffinity(0))
+    return 0 if cores < 4 else min(4, cores // 2)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ADDNORM_", env_ignore_empty=True)
 
@@ -46,6 +59,9 @@ class Settings(BaseSettings):
     time_limit_seconds: float = Field(default=5.0, gt=0, le=60)
     cpu_seconds: int = Field(default=10, ge=1, le=120)
     queue_timeout_seconds: float = Field(default=10.0, gt=0)
+    # Decider processes (api.grading.deciders): where a verdict is decided, beside the service
+    # instead of on its core. 0 decides in the service's own process, as queue-mode workers do.
+    deciders: int = Field(default_factory=_default_deciders, ge=0, le=16)
 
     # Shortest mock interview a learner may ask for, in minutes. Tests lower it to make the
     # clock run out in seconds; a real interview of a few minutes would be pointless.

@@ -17,7 +17,8 @@ from api.content.catalog import load_catalog
 from api.content.followups import check_follow_ups
 from api.content.questions import load_question_bank
 from api.grading import allowlist
-from api.grading.grader import Grader
+from api.grading.deciders import Deciders
+from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.http import admin, exercises, health, progress, questions, submissions, users
 from api.http.deps import AppContext
@@ -86,8 +87,21 @@ def build_context(settings: Settings) -> AppContext:
             "sandbox profile %r chosen explicitly: weaker than strict (see /health)",
             settings.sandbox,
         )
-    grader = Grader(pool, time_limit=settings.time_limit_seconds)
-    grader.warm_up([e.spec for e in catalog.values()])
+    deciders = None
+    if settings.deciders:
+        deciders = Deciders(
+            settings.deciders,
+            settings.content_dir,
+            {slug: fingerprint(e.spec) for slug, e in catalog.items()},
+        )
+        try:
+            deciders.start()
+        except BaseException:
+            pool.close()
+            raise
+    grader = Grader(pool, time_limit=settings.time_limit_seconds, deciders=deciders)
+    if deciders is None:
+        grader.warm_up([e.spec for e in catalog.values()])
     return AppContext(
         settings=settings,
         engine=engine,
@@ -148,6 +162,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if ctx.grader is not None:
                 ctx.grader.pool.close()
+                if ctx.grader.deciders is not None:
+                    ctx.grader.deciders.close()
             if ctx.queue is not None:
                 ctx.queue.close()
             ctx.engine.dispose()

@@ -50,7 +50,7 @@ def nbytes(outcome: Any) -> int:
     return total
 
 
-class _Budget:
+class Budget:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
@@ -63,7 +63,7 @@ class MistakeOutcomes:
     Keys are the diagnosis's: ``(mistake name, form, case name)`` for an outcome, ``None`` kept
     for one that raised."""
 
-    _budget: _Budget
+    _budget: Budget
     _kept: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     _bytes: int = 0
     # A retired set may still serve a verdict in flight: it keeps nothing more once released.
@@ -117,6 +117,12 @@ class CaseSet:
         return self.template
 
 
+def draw(spec: ExerciseSpec, seed: int) -> list[Case]:
+    """The cases a seed stands for: the same wherever they are drawn (a decider process draws
+    them again from the seed the service sent the sandbox's cases from)."""
+    return list(coverage.cases(spec, torch.Generator().manual_seed(seed)))
+
+
 class CaseSets:
     """The live set of each exercise, and the policy that decides when a set is drawn anew."""
 
@@ -130,7 +136,7 @@ class CaseSets:
     ) -> None:
         self.max_age = max_age
         self.max_uses = max_uses
-        self._budget = _Budget(outcome_budget)
+        self._budget = Budget(outcome_budget)
         self._clock = clock
         self._live: dict[str, CaseSet] = {}
 
@@ -156,9 +162,8 @@ class CaseSets:
         return live
 
     def _draw(self, spec: ExerciseSpec, seed: int, now: float, *, shared: bool = True) -> CaseSet:
-        cases = coverage.cases(spec, torch.Generator().manual_seed(seed))
         outcomes = MistakeOutcomes(self._budget) if shared else None
-        return CaseSet(spec, seed, list(cases), outcomes, born=now)
+        return CaseSet(spec, seed, draw(spec, seed), outcomes, born=now)
 
     def _retire_stale(self, now: float) -> None:
         for slug, live in list(self._live.items()):

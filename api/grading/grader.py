@@ -1,28 +1,37 @@
 """Code in, verdict out: the one entry point the API, the CLI and the tests call.
 
 Knows nothing of HTTP or the database. Draws fresh cases per submission, sends the job to a
-sandbox slot, and decides the verdict in this (trusted) process.
+sandbox slot, and decides the verdict in this (trusted) process, or has a decider process decide
+it with the same function (``judge``; ``deciders``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import torch
 
-from api.grading import advice, allowlist, coverage, harness, static, verdict
-from api.grading.casesets import CaseSets
-from api.grading.pool import GraderPool, GradingLost
-from api.grading.spec import ExerciseSpec
+from api.grading import advice, allowlist, casesets, coverage, harness, static, verdict
+from api.grading.casesets import CaseSet, CaseSets, MistakeOutcomes
+from api.grading.comparison import Expected
+from api.grading.deciders import DeciderLost, Deciders
+from api.grading.pool import GraderPool, GradingLost, RawResult, Ticket
+from api.grading.spec import Case, ExerciseSpec
 from api.grading.verdict import Verdict
 
 
 class Grader:
-    def __init__(self, pool: GraderPool, *, time_limit: float = 5.0) -> None:
+    def __init__(
+        self, pool: GraderPool, *, time_limit: float = 5.0, deciders: Deciders | None = None
+    ) -> None:
+        """``deciders``: decide each verdict in a decider process (``deciders``) instead of in
+        this one, where the service's requests compete for the same interpreter lock."""
         self.pool = pool
         self.time_limit = time_limit
+        self.deciders = deciders
         # One grading at a time computes in this process (drawing, the reference, the decision)
         # while the others' submissions run in the sandbox. torch releases the GIL around every
         # kernel, so with many request threads computing at once each release hands the
@@ -34,36 +43,26 @@ class Grader:
         self._armings: dict[tuple[object, ...], int | None] = {}
 
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
-        """Run each spec's reference once, so the first learner does not pay for lazy imports."""
-        for spec in specs:
-            for case in coverage.cases(spec, torch.Generator().manual_seed(0)):
-                expected = verdict.reference_outcome(spec, case)
-                for t in expected.truth.tensors.values():
-                    if t.is_floating_point():
-                        verdict.compare(t, t, None, case.dtype)
+        warm_up(specs)
 
-    def grade(self, code: str, spec: ExerciseSpec, *, seed: int | None = None) -> Verdict:
+    def grade(
+        self, code: str, spec: ExerciseSpec, *, seed: int | None = None, checked: bool = False
+    ) -> Verdict:
+        """``checked``: the caller got None from ``static_verdict(code, spec)`` just before (the
+        HTTP path answers refusals itself), so the code is not parsed a second time."""
         started = time.perf_counter()
-        refused = static_verdict(code, spec)
+        refused = None if checked else static_verdict(code, spec)
         if refused is not None:
             return refused
         with self._turn:
             case_set = self.case_sets.take(spec, seed)
             cases = case_set.cases
-            template: harness.JobTemplate = case_set.job_template(
-                lambda: harness.job_template(
-                    class_name=spec.class_name,
-                    banned=spec.banned,
-                    cases=cases,
-                    kind=spec.kind,
-                    functions=spec.functions,
-                    allowed=spec.allowed,
-                    measure_saved=spec.saved_bytes_budget is not None,
-                )
-            )
+            template: harness.JobTemplate = case_set.job_template(lambda: job_template(spec, cases))
             job = template.with_code(code)
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit, arm=self._arming(spec))
+        if self.deciders is not None:
+            return self._grade_beside(code, spec, case_set, ticket, started, drawn)
         # The reference runs here, in the trusted process, while the child runs the submission
         # (once per case set: the submissions sharing it find it done).
         try:
@@ -78,23 +77,63 @@ class Grader:
             raise GradingLost(raw.lost)
         ran = time.perf_counter()
         with self._turn:
-            result = verdict.decide(
+            result = judge(
                 spec,
                 cases,
-                body=raw.body,
-                timed_out=raw.timed_out,
-                truncated=raw.truncated,
-                signal=raw.signal,
-                time_limit=self.time_limit,
+                raw,
+                self.time_limit,
+                code,
                 expected=expected,
                 outcomes=case_set.outcomes,
             )
-            # The fix suggested must fit how the code was written: read from its source here.
-            result.diagnosis = advice.advise(result.diagnosis, spec, code)
         result.seed = case_set.seed
         result.timings_ms = {
             "draw": _ms(started, drawn),
             "reference": _ms(drawn, referenced),  # overlaps the sandbox run
+            "sandbox": _ms(drawn, ran),
+            "child": raw.wall_ms,
+            "compare": _ms(ran),
+            "total": _ms(started),
+        }
+        return result
+
+    def _grade_beside(
+        self,
+        code: str,
+        spec: ExerciseSpec,
+        case_set: CaseSet,
+        ticket: Ticket,
+        started: float,
+        drawn: float,
+    ) -> Verdict:
+        """``grade``'s second half with a decider deciding: it computes the case set's
+        reference while the child runs, then decides on the child's answer."""
+        assert self.deciders is not None
+        try:
+            decision = self.deciders.open(
+                spec.slug, case_set.seed, shared=case_set.outcomes is not None
+            )
+        except BaseException as exc:
+            self.pool.result(ticket)  # the slot goes back to the pool either way
+            if isinstance(exc, DeciderLost):
+                raise GradingLost(str(exc)) from exc
+            raise
+        try:
+            raw = self.pool.result(ticket)
+        except BaseException:
+            decision.abandon()
+            raise
+        if raw.lost:
+            decision.abandon()
+            raise GradingLost(raw.lost)
+        ran = time.perf_counter()
+        try:
+            result = decision.decide(raw, self.time_limit, code)
+        except DeciderLost as exc:
+            raise GradingLost(str(exc)) from exc
+        result.seed = case_set.seed
+        result.timings_ms = {
+            "draw": _ms(started, drawn),
             "sandbox": _ms(drawn, ran),
             "child": raw.wall_ms,
             "compare": _ms(ran),
@@ -110,6 +149,65 @@ class Grader:
             backstop = allowlist.spec_backstop(spec.banned, spec.allowed, spec.kind)
             self._armings[key] = self.pool.arming(backstop)
         return self._armings[key]
+
+
+def job_template(spec: ExerciseSpec, cases: Sequence[Case]) -> harness.JobTemplate:
+    """Everything of a job but the code."""
+    return harness.job_template(
+        class_name=spec.class_name,
+        banned=spec.banned,
+        cases=cases,
+        kind=spec.kind,
+        functions=spec.functions,
+        allowed=spec.allowed,
+        measure_saved=spec.saved_bytes_budget is not None,
+    )
+
+
+def fingerprint(spec: ExerciseSpec) -> str:
+    """What the child would be sent for an exercise on one fixed draw, hashed: two processes
+    that loaded the catalogue at different times (a decider started again after the exercise
+    changed on disk) agree on it only if they would grade on the same cases."""
+    return hashlib.sha256(job_template(spec, casesets.draw(spec, 0)).with_code("")).hexdigest()
+
+
+def warm_up(specs: Iterable[ExerciseSpec]) -> None:
+    """Run each spec's reference once, so the first learner does not pay for lazy imports."""
+    for spec in specs:
+        for case in coverage.cases(spec, torch.Generator().manual_seed(0)):
+            expected = verdict.reference_outcome(spec, case)
+            for t in expected.truth.tensors.values():
+                if t.is_floating_point():
+                    verdict.compare(t, t, None, case.dtype)
+
+
+def judge(
+    spec: ExerciseSpec,
+    cases: Sequence[Case],
+    raw: RawResult,
+    time_limit: float,
+    code: str,
+    *,
+    expected: Sequence[Expected] | None,
+    outcomes: MistakeOutcomes | None,
+) -> Verdict:
+    """The verdict on a child's answer, with the fix suggested in the code's own terms: the
+    same function in this process and in a decider process (``deciders``), so the two cannot
+    drift apart."""
+    result = verdict.decide(
+        spec,
+        cases,
+        body=raw.body,
+        timed_out=raw.timed_out,
+        truncated=raw.truncated,
+        signal=raw.signal,
+        time_limit=time_limit,
+        expected=expected,
+        outcomes=outcomes,
+    )
+    # The fix suggested must fit how the code was written: read from its source here.
+    result.diagnosis = advice.advise(result.diagnosis, spec, code)
+    return result
 
 
 def static_verdict(code: str, spec: ExerciseSpec) -> Verdict | None:

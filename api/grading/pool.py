@@ -151,6 +151,20 @@ def _write_config(fd: int, data: bytes, deadline: float) -> None:
         os.close(fd)
 
 
+def interpreter_env() -> dict[str, str]:
+    """The whole environment of an interpreter the service starts for grading (the zygote, a
+    decider): this code importable, one thread, nothing of the service's own environment."""
+    import api
+
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": str(Path(api.__file__).resolve().parent.parent),
+        "OMP_NUM_THREADS": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
 class GraderPool:
     def __init__(
         self,
@@ -190,16 +204,7 @@ class GraderPool:
         ]
         child_fds = [theirs.fileno() for _, theirs in pairs]
         config_fd, config_w = os.pipe()  # neither inheritable: pass_fds passes the read end
-        import api
-
-        package_root = str(Path(api.__file__).resolve().parent.parent)
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-            "PYTHONPATH": package_root,
-            "OMP_NUM_THREADS": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
+        env = interpreter_env()
         cmd = [
             sys.executable,
             "-m",

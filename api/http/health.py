@@ -64,6 +64,20 @@ def health_detail(ctx: AppContext) -> dict[str, Any]:
             "jobs": pool.jobs,
             "restarts": pool.restarts,
         },
+        # Where verdicts are decided (api.grading.deciders): 0 processes = in the service.
+        "deciders": _deciders(ctx),
+    }
+
+
+def _deciders(ctx: AppContext) -> dict[str, int]:
+    assert ctx.grader is not None
+    deciders = ctx.grader.deciders
+    if deciders is None:
+        return {"processes": 0, "running": 0, "restarts": 0}
+    return {
+        "processes": deciders.count,
+        "running": deciders.running(),
+        "restarts": deciders.restarts,
     }
 
 

@@ -99,7 +99,7 @@ def grade_submission(
             _count_stored(ctx, user.id, address)
             row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
             try:
-                verdict = ctx.grader.grade(code, exercise.spec)
+                verdict = ctx.grader.grade(code, exercise.spec, checked=True)
             except GradingLost as exc:
                 row = submissions.fail(session, row=row, reason=f"not graded: {exc}")
                 return Body(

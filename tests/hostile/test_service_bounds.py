@@ -64,22 +64,45 @@ def db_bytes(server: Server) -> int:
     return sum(p.stat().st_size for p in server.data_dir.glob("addnorm.db*"))
 
 
+def deciders_of(pid: int) -> list[int]:
+    """The service's decider processes: a forged answer is parsed there, so their memory is the
+    service's as far as these bounds go."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent == pid and b"\x00api.cli\x00decider\x00" in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+    return found
+
+
 class Watch:
-    """The server's peak RSS (sampled every 5 ms) and its database growth, while in use."""
+    """The server's peak RSS, its deciders' included (sampled every 5 ms), and its database
+    growth, while in use."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
         self.pid = server.process.pid
-        self.base_rss = rss(self.pid)
+        self.deciders = deciders_of(self.pid)
+        self.base_rss = self._rss()
         self.peak_rss = self.base_rss
         self.base_db = db_bytes(server)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
+    def _rss(self) -> int:
+        total = rss(self.pid)
+        for pid in self.deciders:
+            with contextlib.suppress(OSError, AssertionError):
+                total += rss(pid)
+        return total
+
     def _sample(self) -> None:
         while not self._stop.is_set():
             with contextlib.suppress(OSError, AssertionError):
-                self.peak_rss = max(self.peak_rss, rss(self.pid))
+                self.peak_rss = max(self.peak_rss, self._rss())
             time.sleep(0.005)
 
     def __enter__(self) -> Watch:
@@ -102,7 +125,8 @@ class Watch:
         found = []
         if self.rss_growth > RSS_BOUND:
             found.append(
-                f"service RSS grew by {self.rss_growth >> 20} MiB (bound {RSS_BOUND >> 20})"
+                f"service RSS (its {len(self.deciders)} deciders with it) grew by"
+                f" {self.rss_growth >> 20} MiB (bound {RSS_BOUND >> 20})"
             )
         if self.db_growth > DB_BOUND:
             found.append(f"database grew by {self.db_growth >> 10} KiB (bound {DB_BOUND >> 10})")
