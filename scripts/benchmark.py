@@ -35,6 +35,7 @@ import urllib.parse
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 import orjson
@@ -54,7 +55,13 @@ from tests.support import (  # noqa: E402
 # Sixteen learners from one address: the per-address and per-learner limits (docs/
 # shared-deployment.md) are lifted, as for the test suite, so the figures measure grading, not
 # the limiter. A checkout older than those limits ignores the settings it does not know.
-BENCHMARK_LIMITS = {**SUITE_ENV, "ADDNORM_SUBMISSIONS_PER_MINUTE": "100000"}
+BENCHMARK_LIMITS = {
+    **SUITE_ENV,
+    "ADDNORM_SUBMISSIONS_PER_MINUTE": "100000",
+    # The deployment's default for this machine's cores unless the caller's environment sets
+    # it (the test suite's servers pin one decider).
+    "ADDNORM_DECIDERS": os.environ.get("ADDNORM_DECIDERS", ""),
+}
 
 SOLUTION = (REPO / "solutions" / "layer_norm.py").read_text()
 # What most submissions of a timed session are: code with a known mistake in it. A failing
@@ -196,8 +203,31 @@ def pool_cpu_seconds(zygote: int) -> float:
     return total
 
 
+class Cpu(NamedTuple):
+    """CPU ms per verdict: the service process, its decider processes, the grader pool."""
+
+    service: float
+    deciders: float
+    pool: float
+
+    @property
+    def total(self) -> float:
+        return self.service + self.deciders + self.pool
+
+
+def decider_pids(server_pid: int) -> list[int]:
+    """The service's decider processes (``api.grading.deciders``): none with ADDNORM_DECIDERS=0,
+    or in a build that has none."""
+    return [
+        pid
+        for pid, (ppid, cmdline) in _processes().items()
+        if ppid == server_pid and b"\x00api.cli\x00decider\x00" in cmdline
+    ]
+
+
 class CpuMeter:
-    """CPU spent by the service and by the grader pool between ``start`` and ``per_verdict``.
+    """CPU spent by the service, its deciders and the grader pool between ``start`` and
+    ``per_verdict``.
 
     The pool's figure counts children once reaped: a job still running at the end is missed, so
     read it over many verdicts.
@@ -208,29 +238,31 @@ class CpuMeter:
         self.zygote = zygote_pid(server_pid)
         self.start()
 
-    def _now(self) -> tuple[float, float]:
-        return cpu_seconds(self.server_pid), pool_cpu_seconds(self.zygote)
+    def _now(self) -> tuple[float, float, float]:
+        deciders = 0.0
+        for pid in decider_pids(self.server_pid):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                deciders += cpu_seconds(pid)
+        return cpu_seconds(self.server_pid), deciders, pool_cpu_seconds(self.zygote)
 
     def start(self) -> None:
         self._start = self._now()
 
-    def per_verdict(self, verdicts: int) -> tuple[float, float]:
-        """(service ms, pool ms) per verdict."""
-        service, pool = self._now()
+    def per_verdict(self, verdicts: int) -> Cpu:
+        """CPU ms per verdict since ``start`` (a decider that died and was started again in
+        between is undercounted: the service's log says so)."""
+        now = self._now()
         n = max(verdicts, 1)
-        return (
-            (service - self._start[0]) * 1000 / n,
-            (pool - self._start[1]) * 1000 / n,
-        )
+        return Cpu(*((b - a) * 1000 / n for a, b in zip(self._start, now, strict=True)))
 
 
 def cpu_line(meter: CpuMeter, verdicts: int) -> str:
-    service, pool = meter.per_verdict(verdicts)
+    cpu = meter.per_verdict(verdicts)
     cores = usable_cores()
     return (
-        f"  CPU per verdict: {service + pool:.1f} ms "
-        f"(service {service:.1f} ms, grader pool {pool:.1f} ms); "
-        f"at most {cores * 1000 / max(service + pool, 1e-9):.1f} verdicts/s on {cores} cores"
+        f"  CPU per verdict: {cpu.total:.1f} ms (service {cpu.service:.1f} ms, deciders "
+        f"{cpu.deciders:.1f} ms, grader pool {cpu.pool:.1f} ms); "
+        f"at most {cores * 1000 / max(cpu.total, 1e-9):.1f} verdicts/s on {cores} cores"
     )
 
 
@@ -320,15 +352,14 @@ def per_exercise(server: Server, n: int) -> None:
                 learner.submit(slug, code)
             meter = CpuMeter(server.process.pid)
             times = [learner.submit(slug, code) for _ in range(n)]
-            service, pool = meter.per_verdict(n)
-            passing = service + pool
+            passing = meter.per_verdict(n).total
             failing = fail_service = math.nan
             if mistakes:
                 meter.start()
                 for k in range(n):
                     learner.submit(slug, mistakes[k % len(mistakes)], expect="failed")
-                fail_service, fail_pool = meter.per_verdict(n)
-                failing = fail_service + fail_pool
+                fail = meter.per_verdict(n)
+                failing, fail_service = fail.total, fail.service
         pass_floor = _floor(slug, [code])
         fail_floor = _floor(slug, mistakes[:n]) if mistakes else math.nan
         print(
@@ -337,8 +368,8 @@ def per_exercise(server: Server, n: int) -> None:
             f" {fail_floor:>6.1f} {failing / fail_floor:>5.1f}x {failing / passing:>8.2f}x",
             flush=True,
         )
-    print("  (CPU per verdict in ms, service + grader pool; goals: ratio to the floor <= 2")
-    print("   passing, <= 2.5 failing; failing <= 1.3x passing; the service < 15 ms per verdict)")
+    print("  (CPU per verdict in ms, service + deciders + grader pool; goals: ratio to the")
+    print("   floor <= 2 passing, <= 2.5 failing; failing <= 1.3x passing; the service < 15 ms)")
 
 
 def submit_nth(learner: Learner, client: int, k: int, *, mistakes: bool) -> float:
@@ -379,18 +410,22 @@ def mistakes_run(server: Server, tokens: list[str], per_client: int) -> float:
     print(cpu_line(meter, ok + len(failures)))
     for f in failures[:3]:
         print(f"  failure: {f}")
-    return sum(meter.per_verdict(ok + len(failures)))
+    return meter.per_verdict(ok + len(failures)).total
 
 
 def _throughput_round(
-    repo: Path, concurrent: int, per_client: int, mistakes: bool = False
+    repo: Path,
+    concurrent: int,
+    per_client: int,
+    mistakes: bool = False,
+    env: dict[str, str] | None = None,
 ) -> tuple[float, ...]:
     """One server from ``repo``, warmed, then ``concurrent`` clients submitting the worked
     solution (or, with ``mistakes``, layer_norm's known mistakes in turn): (verdicts/s, service
-    ms, pool ms, load generator ms), CPU per verdict."""
+    ms, deciders ms, pool ms, load generator ms), CPU per verdict."""
     limits = BENCHMARK_LIMITS
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_other(repo, Path(tmp), **limits)
+        server = start_other(repo, Path(tmp), **{**limits, **(env or {})})
         try:
             tokens = [server.new_learner(f"client{i}") for i in range(concurrent)]
             with Learner(server, tokens[0]) as learner:
@@ -411,39 +446,51 @@ def _throughput_round(
             wall = time.perf_counter() - start
             generator = (time.process_time() - client_start) * 1000 / done
             time.sleep(0.5)  # the last slot servers exit and are reaped
-            service, pool = meter.per_verdict(done)
-            return done / wall, service, pool, generator
+            return (done / wall, *meter.per_verdict(done), generator)
         finally:
             stop_server(server)
 
 
+def contender(text: str) -> tuple[str, Path, dict[str, str]]:
+    """``PATH`` or ``PATH:NAME=VALUE[,NAME=VALUE]``: a checkout, and the settings its service
+    runs with (``.:ADDNORM_DECIDERS=0`` against ``.``: one build, two settings)."""
+    path, _, settings = text.partition(":")
+    env = dict(item.split("=", 1) for item in settings.split(",") if item)
+    return text, Path(path).resolve(), env
+
+
 def interleaved(
-    repos: list[Path], rounds: int, concurrent: int, per_client: int, mistakes: bool = False
+    contenders: list[tuple[str, Path, dict[str, str]]],
+    rounds: int,
+    concurrent: int,
+    per_client: int,
+    mistakes: bool = False,
 ) -> None:
-    """The throughput run only, each checkout in turn, ``rounds`` times; then the medians.
+    """The throughput run only, each checkout (with its settings) in turn, ``rounds`` times;
+    then the medians.
 
     On a shared or virtual machine one run of a build varies by 15% and more (whatever the
     neighbours do): builds are compared by rounds that alternate, not by runs taken apart."""
-    rows: dict[Path, list[tuple[float, ...]]] = {repo: [] for repo in repos}
-    width = max(len(str(repo)) for repo in repos)
+    rows: dict[str, list[tuple[float, ...]]] = {label: [] for label, _, _ in contenders}
+    width = max(len(label) for label in rows)
 
-    def line(label: str, repo: Path, f: Sequence[float]) -> str:
+    def line(label: str, repo: str, f: Sequence[float]) -> str:
         return (
-            f"  {label:<8} {repo!s:<{width}}  {f[0]:5.1f} verdicts/s, CPU per verdict "
-            f"{f[1] + f[2]:5.1f} ms (service {f[1]:4.1f}, pool {f[2]:4.1f}), "
-            f"load generator {f[3]:3.1f} ms"
+            f"  {label:<8} {repo:<{width}}  {f[0]:5.1f} verdicts/s, CPU per verdict "
+            f"{f[1] + f[2] + f[3]:5.1f} ms (service {f[1]:4.1f}, deciders {f[2]:4.1f}, "
+            f"pool {f[3]:4.1f}), load generator {f[4]:3.1f} ms"
         )
 
     what = "known mistakes" if mistakes else "worked solution"
     print(f"throughput ({what}), {concurrent} clients x {per_client}, {rounds} interleaved rounds:")
     for r in range(rounds):
         print(f"  (sum(range(10000)) takes {interpreter_speed_us():.0f} µs in CPython now)")
-        for repo in repos:
-            figures = _throughput_round(repo, concurrent, per_client, mistakes)
-            rows[repo].append(figures)
-            print(line(f"round {r + 1}", repo, figures), flush=True)
-    for repo, got in rows.items():
-        print(line("median", repo, [statistics.median(f[i] for f in got) for i in range(4)]))
+        for label, repo, env in contenders:
+            figures = _throughput_round(repo, concurrent, per_client, mistakes, env)
+            rows[label].append(figures)
+            print(line(f"round {r + 1}", label, figures), flush=True)
+    for label, got in rows.items():
+        print(line("median", label, [statistics.median(f[i] for f in got) for i in range(5)]))
 
 
 def main() -> None:
@@ -468,10 +515,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--interleave",
-        type=Path,
+        type=contender,
         nargs="+",
-        metavar="PATH",
-        help="instead: the throughput run of each checkout in turn (. is this one), --rounds times",
+        metavar="PATH[:NAME=VALUE,...]",
+        help="instead: the throughput run of each checkout in turn (. is this one), --rounds"
+        " times, its service run with the settings given (.:ADDNORM_DECIDERS=0)",
     )
     parser.add_argument("--rounds", type=int, default=4, help="rounds for --interleave")
     parser.add_argument(
@@ -486,8 +534,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.interleave:
-        repos = [p.resolve() for p in args.interleave]
-        interleaved(repos, args.rounds, args.concurrent, args.per_client, args.mistakes)
+        interleaved(args.interleave, args.rounds, args.concurrent, args.per_client, args.mistakes)
         return
     limits = BENCHMARK_LIMITS
 
@@ -500,7 +547,11 @@ def main() -> None:
         try:
             health = httpx.get(f"{server.url}/health").json()["sandbox"]
             active = [k for k, v in health["layers"].items() if v.get("active")]
-            print(f"sandbox profile {health['profile']}, {health['slots']} slots")
+            deciders = httpx.get(f"{server.url}/health").json().get("deciders", {})
+            print(
+                f"sandbox profile {health['profile']}, {health['slots']} slots,"
+                f" {deciders.get('processes', 0)} decider processes"
+            )
             print(f"active layers: {', '.join(active)}")
             print(
                 f"machine: {os.cpu_count()} cores, {usable_cores()} usable here;"
@@ -522,7 +573,7 @@ def main() -> None:
             print(f"  p50 {p50:.1f} ms   p90 {p90:.1f} ms   p99 {p99:.1f} ms")
             print("  (targets: p50 <= 50 ms, p99 <= 150 ms)")
             print(sequential_cpu)
-            passing_cpu = sum(meter.per_verdict(args.sequential))
+            passing_cpu = meter.per_verdict(args.sequential).total
 
             tokens = [server.new_learner(f"client{i}") for i in range(args.concurrent)]
             failures: list[str] = []
