@@ -260,8 +260,8 @@ def cpu_line(meter: CpuMeter, verdicts: int) -> str:
     cpu = meter.per_verdict(verdicts)
     cores = usable_cores()
     return (
-        f"  CPU per verdict: {cpu.total:.1f} ms (service {cpu.service:.1f} ms, deciders "
-        f"{cpu.deciders:.1f} ms, grader pool {cpu.pool:.1f} ms); "
+        f"  CPU per verdict: {cpu.total:.1f} ms (service {cpu.service:.1f} ms, grader pool "
+        f"{cpu.pool:.1f} ms, deciders {cpu.deciders:.1f} ms); "
         f"at most {cores * 1000 / max(cpu.total, 1e-9):.1f} verdicts/s on {cores} cores"
     )
 
@@ -368,7 +368,7 @@ def per_exercise(server: Server, n: int) -> None:
             f" {fail_floor:>6.1f} {failing / fail_floor:>5.1f}x {failing / passing:>8.2f}x",
             flush=True,
         )
-    print("  (CPU per verdict in ms, service + deciders + grader pool; goals: ratio to the")
+    print("  (CPU per verdict in ms, service + grader pool + deciders; goals: ratio to the")
     print("   floor <= 2 passing, <= 2.5 failing; failing <= 1.3x passing; the service < 15 ms)")
 
 
@@ -477,8 +477,8 @@ def interleaved(
     def line(label: str, repo: str, f: Sequence[float]) -> str:
         return (
             f"  {label:<8} {repo:<{width}}  {f[0]:5.1f} verdicts/s, CPU per verdict "
-            f"{f[1] + f[2] + f[3]:5.1f} ms (service {f[1]:4.1f}, deciders {f[2]:4.1f}, "
-            f"pool {f[3]:4.1f}), load generator {f[4]:3.1f} ms"
+            f"{f[1] + f[2] + f[3]:5.1f} ms (service {f[1]:4.1f}, pool {f[3]:4.1f}, "
+            f"deciders {f[2]:4.1f}), load generator {f[4]:3.1f} ms"
         )
 
     what = "known mistakes" if mistakes else "worked solution"
