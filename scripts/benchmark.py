@@ -58,8 +58,7 @@ from tests.support import (  # noqa: E402
 BENCHMARK_LIMITS = {
     **SUITE_ENV,
     "ADDNORM_SUBMISSIONS_PER_MINUTE": "100000",
-    # The deployment's default for this machine's cores unless the caller's environment sets
-    # it (the test suite's servers pin one decider).
+    # The deployment's default for this machine's cores unless the caller's environment sets it.
     "ADDNORM_DECIDERS": os.environ.get("ADDNORM_DECIDERS", ""),
 }
 

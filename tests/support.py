@@ -90,10 +90,6 @@ SERVE = (sys.executable, "-m", "api.cli", "serve")
 # DEPLOYED_DEFAULTS, the limits a fresh deployment gets.
 SUITE_ENV = {
     "ADDNORM_HEALTH_DETAILS": "true",
-    # Every test over HTTP, the hostile ones first, reaches the verdict through a decider
-    # process (the default from 4 cores on); deciding in the service is what the in-process
-    # grader of tests/grading does, and tests/grading/test_deciders.py holds the two equal.
-    "ADDNORM_DECIDERS": "1",
     "ADDNORM_REQUESTS_PER_MINUTE": "1000000",
     "ADDNORM_SIGNUPS_PER_HOUR": "1000000",
     "ADDNORM_SIGNINS_PER_MINUTE": "1000000",
