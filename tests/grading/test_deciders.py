@@ -50,7 +50,12 @@ def graders() -> Iterator[tuple[Grader, Grader]]:
     deciders.start()
     try:
         with in_process_grader(3, catalog=True) as here:
-            yield here, Grader(here.pool, time_limit=here.time_limit, deciders=deciders)
+            beside = Grader(here.pool, time_limit=here.time_limit, deciders=deciders)
+            # One turn for both, as in the one service: drawing cases builds modules from
+            # torch's global generator, which a reference with dropout seeds and draws from;
+            # two graders computing at once in this process would race on it.
+            beside._turn = here._turn
+            yield here, beside
     finally:
         deciders.close()
         torch.set_num_threads(threads)
