@@ -126,7 +126,9 @@ def test_claim_counts_attempts_and_refuses_a_row_with_an_outcome(
         )
         assert submissions.claim(session, submission_id=sid) is None
         assert submissions.close(session, submission_id=sid, reason="late") is None
-        assert submissions.open_rows(session) == []
+        # Only this test's row: the PostgreSQL database is one per worker, and a queue test
+        # beside this one may have a submission of its own still being graded.
+        assert sid not in {row.id for row in submissions.open_rows(session)}
 
 
 def test_no_connection_is_held_while_a_submission_is_graded(engine: Engine) -> None:
