@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -70,3 +71,43 @@ def test_an_address_has_at_most_its_share_in_and_a_wait_is_bounded() -> None:
     # Everything was given back: a new job gets a slot at once.
     with turns.turn("b", 5):
         pass
+
+
+def test_a_freed_slot_wakes_only_the_job_it_goes_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waking every waiting job on each freed slot made each take the interpreter lock to find
+    it was not its turn; each job now wakes once, when it is admitted."""
+    wakes: list[int] = []
+
+    class Counted(threading.Condition):
+        def wait(self, timeout: float | None = None) -> bool:
+            woken = super().wait(timeout)
+            wakes.append(1)
+            return woken
+
+    # Only the turns' conditions are counted, not those inside every Thread and Event.
+    monkeypatch.setattr(
+        "api.http.fairness.threading", SimpleNamespace(Condition=Counted, Lock=threading.Lock)
+    )
+    turns = GradingTurns(slots=1, per_address=20, timeout=10)
+    order: list[int] = []
+    release = threading.Event()
+
+    def job(user: int) -> None:
+        with turns.turn(f"address{user}", user):
+            order.append(user)
+            if user == 0:
+                release.wait(10)
+
+    first = threading.Thread(target=job, args=(0,))
+    first.start()
+    while not order:
+        time.sleep(0.01)
+    waiting = [threading.Thread(target=job, args=(u,)) for u in range(1, 9)]
+    for t in waiting:
+        t.start()
+        time.sleep(0.05)  # in this order
+    release.set()
+    for t in [first, *waiting]:
+        t.join(10)
+    assert order == list(range(9))
+    assert len(wakes) == 8  # one per waiting job; waking all of them on every change made 51
