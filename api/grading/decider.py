@@ -12,12 +12,11 @@ bytes inside a frame and is parsed here exactly as it was in the service: nothin
 
 Frames on the socket it is given (``frames``): ``prepare`` (a case set's reference, computed
 while the child runs; no answer), ``decide`` (the child's answer as the blob; answered with the
-verdict's JSON as the blob, or an ``error``).
+verdict in its stored form as the blob, ``stored.encode``, or an ``error``).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import time
@@ -26,7 +25,7 @@ from typing import Any
 
 import torch
 
-from api.grading import casesets, frames, grader, verdict
+from api.grading import casesets, frames, grader, stored, verdict
 from api.grading.comparison import Expected
 from api.grading.pool import RawResult
 from api.grading.spec import Case, ExerciseSpec
@@ -114,8 +113,10 @@ class Sets:
 
 
 def decide(sets: Sets, header: dict[str, Any], body: bytes) -> bytes:
-    """The verdict's JSON for one ``decide`` frame."""
-    held = sets.get(str(header["slug"]), int(header["seed"]), bool(header["shared"]))
+    """The verdict for one ``decide`` frame, in the form a submission keeps it (``stored``):
+    the service stores it as it comes, after putting its own timings in."""
+    seed = int(header["seed"])
+    held = sets.get(str(header["slug"]), seed, bool(header["shared"]))
     raw = RawResult(
         body=body,
         timed_out=bool(header["timed_out"]),
@@ -131,15 +132,9 @@ def decide(sets: Sets, header: dict[str, Any], body: bytes) -> bytes:
         expected=held.reference(),
         outcomes=held.outcomes,
     )
-    return encode_verdict(result)
-
-
-def encode_verdict(result: verdict.Verdict) -> bytes:
-    """The verdict exactly as decided, as JSON: the standard library's encoder, which escapes a
-    lone surrogate the child printed (``\\ud800``; pydantic's refuses it) and writes a float
-    that is not finite as ``NaN``/``Infinity`` (pydantic's writes null), so the service reads
-    back the very verdict it would have decided itself, and bounds it as it always does."""
-    return json.dumps(result.model_dump(), separators=(",", ":")).encode()
+    result.seed = seed
+    result.timings_ms = dict.fromkeys(grader.BESIDE_TIMINGS, stored.TIMING_PLACEHOLDER)
+    return stored.encode(stored.stored(result))
 
 
 def serve(sock: socket.socket, specs: dict[str, ExerciseSpec]) -> None:

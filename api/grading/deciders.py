@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import logging
 import socket
 import subprocess
@@ -28,9 +27,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 
-from api.grading import frames
+from api.grading import frames, stored
 from api.grading.pool import RawResult, interpreter_env
-from api.grading.verdict import Verdict
+from api.grading.stored import StoredVerdict
 
 log = logging.getLogger("addnorm.grader")
 
@@ -206,7 +205,7 @@ class Decision:
     shared: bool
     _finished: bool = False
 
-    def decide(self, raw: RawResult, time_limit: float, code: str) -> Verdict:
+    def decide(self, raw: RawResult, time_limit: float, code: str) -> StoredVerdict:
         ident = next(self._deciders._ids)
         future = self._decider.expect(ident)
         try:
@@ -238,8 +237,8 @@ class Decision:
             self.abandon()
         if "error" in header:
             raise RuntimeError(f"the decider could not decide: {header['error']}")
-        # From a trusted process (``decider.encode_verdict``), and validated all the same.
-        return Verdict.model_validate(json.loads(blob))
+        # Already bounded, from a trusted process (``decider.decide``); its shape checked.
+        return stored.decode(blob)
 
     def abandon(self) -> None:
         """Gives the verdict's place back (once): decided, or lost before deciding."""

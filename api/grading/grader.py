@@ -20,7 +20,12 @@ from api.grading.comparison import Expected
 from api.grading.deciders import DeciderLost, Deciders
 from api.grading.pool import GraderPool, GradingLost, RawResult, Ticket
 from api.grading.spec import Case, ExerciseSpec
+from api.grading.stored import StoredVerdict, stored
 from api.grading.verdict import Verdict
+
+# What a verdict decided in a decider is timed by, in the service (``Grader._grade_beside``); the
+# decider bounds the verdict with a placeholder for each (``stored.TIMING_PLACEHOLDER``).
+BESIDE_TIMINGS = ("draw", "sandbox", "child", "compare", "total")
 
 
 class Grader:
@@ -48,12 +53,35 @@ class Grader:
     def grade(
         self, code: str, spec: ExerciseSpec, *, seed: int | None = None, checked: bool = False
     ) -> Verdict:
-        """``checked``: the caller got None from ``static_verdict(code, spec)`` just before (the
+        """The whole verdict, decided in this process (the CLI, the tests), deciders or not.
+
+        ``checked``: the caller got None from ``static_verdict(code, spec)`` just before (the
         HTTP path answers refusals itself), so the code is not parsed a second time."""
         started = time.perf_counter()
         refused = None if checked else static_verdict(code, spec)
         if refused is not None:
             return refused
+        case_set, ticket, drawn = self._send(code, spec, seed)
+        return self._grade_here(code, spec, case_set, ticket, started, drawn)
+
+    def grade_for_record(
+        self, code: str, spec: ExerciseSpec, *, seed: int | None = None, checked: bool = False
+    ) -> StoredVerdict:
+        """The verdict as a submission keeps it (``stored``): decided in a decider process when
+        the grader has them, else here. What the service and the queue's workers record."""
+        started = time.perf_counter()
+        refused = None if checked else static_verdict(code, spec)
+        if refused is not None:
+            return stored(refused)
+        case_set, ticket, drawn = self._send(code, spec, seed)
+        if self.deciders is None:
+            return stored(self._grade_here(code, spec, case_set, ticket, started, drawn))
+        return self._grade_beside(code, spec, case_set, ticket, started, drawn)
+
+    def _send(
+        self, code: str, spec: ExerciseSpec, seed: int | None
+    ) -> tuple[CaseSet, Ticket, float]:
+        """Draw (or share) the case set and send the job to a sandbox slot."""
         with self._turn:
             case_set = self.case_sets.take(spec, seed)
             cases = case_set.cases
@@ -61,8 +89,18 @@ class Grader:
             job = template.with_code(code)
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit, arm=self._arming(spec))
-        if self.deciders is not None:
-            return self._grade_beside(code, spec, case_set, ticket, started, drawn)
+        return case_set, ticket, drawn
+
+    def _grade_here(
+        self,
+        code: str,
+        spec: ExerciseSpec,
+        case_set: CaseSet,
+        ticket: Ticket,
+        started: float,
+        drawn: float,
+    ) -> Verdict:
+        cases = case_set.cases
         # The reference runs here, in the trusted process, while the child runs the submission
         # (once per case set: the submissions sharing it find it done).
         try:
@@ -105,9 +143,10 @@ class Grader:
         ticket: Ticket,
         started: float,
         drawn: float,
-    ) -> Verdict:
-        """``grade``'s second half with a decider deciding: it computes the case set's
-        reference while the child runs, then decides on the child's answer."""
+    ) -> StoredVerdict:
+        """``grade_for_record``'s second half with a decider deciding: it computes the case
+        set's reference while the child runs, then decides on the child's answer and sends the
+        verdict already in its stored form."""
         assert self.deciders is not None
         try:
             decision = self.deciders.open(
@@ -128,18 +167,11 @@ class Grader:
             raise GradingLost(raw.lost)
         ran = time.perf_counter()
         try:
-            result = decision.decide(raw, self.time_limit, code)
+            form = decision.decide(raw, self.time_limit, code)
         except DeciderLost as exc:
             raise GradingLost(str(exc)) from exc
-        result.seed = case_set.seed
-        result.timings_ms = {
-            "draw": _ms(started, drawn),
-            "sandbox": _ms(drawn, ran),
-            "child": raw.wall_ms,
-            "compare": _ms(ran),
-            "total": _ms(started),
-        }
-        return result
+        timings = (_ms(started, drawn), _ms(drawn, ran), raw.wall_ms, _ms(ran), _ms(started))
+        return form.timed(dict(zip(BESIDE_TIMINGS, timings, strict=True)))
 
     def _arming(self, spec: ExerciseSpec) -> int | None:
         """The index the pool knows this exercise's backstop list by (its slot servers arm once

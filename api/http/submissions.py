@@ -13,6 +13,7 @@ from api.content.catalog import Exercise, Lang
 from api.grading.grader import static_verdict
 from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
+from api.grading.stored import stored
 from api.grading.verdict import Verdict
 from api.http.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
 from api.http.fairness import NoTurn, Throttled
@@ -99,7 +100,7 @@ def grade_submission(
             _count_stored(ctx, user.id, address)
             row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
             try:
-                verdict = ctx.grader.grade(code, exercise.spec, checked=True)
+                verdict = ctx.grader.grade_for_record(code, exercise.spec, checked=True)
             except GradingLost as exc:
                 row = submissions.fail(session, row=row, reason=f"not graded: {exc}")
                 return Body(
@@ -173,12 +174,11 @@ def _static_refusal(
     like any verdict while the learner's hourly budget lasts, else answered and not kept, so
     the same refused 64 KiB sent a thousand times costs the database nothing."""
     assert user.id is not None
+    form = stored(verdict)
     if always_store or ctx.client_limits.may_store_static_rejection(user.id):
         row = submissions.start(session, user_id=user.id, exercise=exercise.slug, code=code)
         assert row.id is not None
-        recorded = submitting.record(
-            session, submission_id=row.id, exercise=exercise, verdict=verdict
-        )
+        recorded = submitting.record(session, submission_id=row.id, exercise=exercise, verdict=form)
         if recorded is not None:
             view = submissions.public(recorded, just_recorded=True)
             return Body(render(view, shown), status_code=201)
@@ -187,9 +187,9 @@ def _static_refusal(
         exercise=exercise.slug,
         code="",
         state="done",
-        verdict=verdict.status,
-        message=verdict.message,
-        result=verdict.model_dump(mode="json", exclude={"status", "message"}),
+        verdict=form.status,
+        message=form.message,
+        result=form.result,
         completed_at=datetime.now(UTC),
     )
     view = submissions.public(unstored)

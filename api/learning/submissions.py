@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from api import plaintext
 from api.grading.static import MAX_CODE_BYTES
-from api.grading.verdict import Verdict
+from api.grading.stored import StoredVerdict
 from api.models import Submission, utcnow
 
 # For queries that read submissions' state and outcome only (progress, mastery, streaks): the
@@ -109,17 +109,16 @@ def _take_open(
     return row
 
 
-def finish(session: Session, *, submission_id: int, verdict: Verdict) -> Submission | None:
+def finish(session: Session, *, submission_id: int, verdict: StoredVerdict) -> Submission | None:
     """Record the verdict unless the row already has an outcome (then None). The caller
     commits, with the review card it updates alongside."""
-    # Made safe to store before the row is taken: the lock is then held for one statement.
+    # Made safe to store where it was decided (``stored``): the row's lock is then held for
+    # one statement.
     outcome = {
         "state": "done",
         "verdict": verdict.status,
-        "message": plaintext.capped(verdict.message, plaintext.MAX_MESSAGE),
-        "result": plaintext.bounded_result(
-            verdict.model_dump(mode="json", exclude={"status", "message"})
-        ),
+        "message": verdict.message,
+        "result": verdict.result,
     }
     return _take_open(session, submission_id, outcome)
 

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from api.content.catalog import Exercise
 from api.grading.grader import Grader
 from api.grading.pool import GradingLost, PoolBusy
-from api.grading.verdict import Verdict
+from api.grading.stored import StoredVerdict
 from api.learning import practice, submissions
 from api.models import Submission
 
@@ -24,7 +24,7 @@ log = logging.getLogger("addnorm.submitting")
 
 
 def record(
-    session: Session, *, submission_id: int, exercise: Exercise, verdict: Verdict
+    session: Session, *, submission_id: int, exercise: Exercise, verdict: StoredVerdict
 ) -> Submission | None:
     """Store the verdict and reschedule the learner's review card, in one transaction, unless
     the submission already has its outcome (a second grading of it): then None, nothing
@@ -64,7 +64,7 @@ def grade_stored(
                 reason=f"not graded: exercise {row.exercise!r} is no longer offered",
             )
         try:
-            verdict = grader.grade(row.code, exercise.spec)
+            verdict = grader.grade_for_record(row.code, exercise.spec)
         except (GradingLost, PoolBusy):
             raise
         except Exception as exc:

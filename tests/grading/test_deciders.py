@@ -1,10 +1,10 @@
 """Decider processes (api/grading/deciders.py, decider.py): the decision off the service's core.
 
-The same verdict, byte for byte, as the service deciding in its own process: every worked
-solution, starter and variant of the catalogue on a fixed seed, through the real sandbox, once
-each way. Then what a decider's failure costs: the verdict it was deciding is lost (never a wrong
-one), the next is decided by a decider started again; and a decider that loaded other exercises
-than the service (changed on disk since) is refused."""
+The same verdict as a submission keeps it, byte for byte, as the service deciding in its own
+process: every worked solution, starter and variant of the catalogue on a fixed seed, through the
+real sandbox, once each way. Then what a decider's failure costs: the verdict it was deciding is
+lost (never a wrong one), the next is decided by a decider started again; and a decider that
+loaded other exercises than the service (changed on disk since) is refused."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import pytest
 import torch
 
 from api.content.catalog import load_catalog
-from api.grading.decider import IDLE_SECONDS, Sets, encode_verdict
+from api.grading import stored
+from api.grading.decider import IDLE_SECONDS, Sets
 from api.grading.deciders import Deciders, Decision
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GradingLost
@@ -62,9 +63,10 @@ def graders() -> Iterator[tuple[Grader, Grader]]:
 
 
 def _said(grader: Grader, slug: str, code: str) -> str:
-    verdict = grader.grade(code, CATALOG[slug].spec, seed=SEED)
-    verdict.timings_ms = {}
-    return encode_verdict(verdict).decode()  # what the service reads back from a decider
+    """The verdict as the submission would keep it (decided here, or sent so by a decider),
+    without its timings."""
+    form = grader.grade_for_record(code, CATALOG[slug].spec, seed=SEED).timed({})
+    return stored.encode(form).decode()
 
 
 def test_a_decider_gives_the_verdict_the_service_gives(graders: tuple[Grader, Grader]) -> None:
@@ -103,10 +105,10 @@ def test_a_dead_decider_loses_its_verdict_and_is_started_again(
 
     monkeypatch.setattr(deciders, "open", open_then_die)
     with pytest.raises(GradingLost, match="decider"):
-        beside.grade(solution, spec)
+        beside.grade_for_record(solution, spec)
     monkeypatch.undo()
     restarts = deciders.restarts
-    assert beside.grade(solution, spec).status == "passed"
+    assert beside.grade_for_record(solution, spec).status == "passed"
     assert deciders.restarts == restarts + 1
     assert deciders.pids() != [pid] and deciders.running() == 1
 

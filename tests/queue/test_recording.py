@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from api import db
 from api.config import REPO_ROOT
 from api.content.catalog import Exercise, load_catalog
+from api.grading.stored import StoredVerdict, stored
 from api.grading.verdict import Check, Verdict
 from api.http.fairness import SharedGradingLimits, Throttled
 from api.learning import submissions, submitting
@@ -55,8 +56,8 @@ def new_submission(engine: Engine, *, queued: bool = True) -> tuple[int, int]:
         return user.id, row.id
 
 
-def verdict(status: str) -> Verdict:
-    return Verdict(status=status, message=f"{status} on every case", cases_total=3)
+def verdict(status: str) -> StoredVerdict:
+    return stored(Verdict(status=status, message=f"{status} on every case", cases_total=3))
 
 
 def test_second_recording_of_a_verdict_changes_nothing(
@@ -155,9 +156,11 @@ def test_a_recorded_row_shows_what_was_stored(engine: Engine, layer_norm: Exerci
         for i in range(5)
     ]
     checks[1].max_abs_error = 0.1 + 0.2  # a float that must come back exactly as written
-    stored = Verdict(status="failed", message="differs on case 1", cases_total=5, checks=checks)
+    failed = Verdict(status="failed", message="differs on case 1", cases_total=5, checks=checks)
     with Session(engine, expire_on_commit=False) as session:
-        shown = submitting.record(session, submission_id=sid, exercise=layer_norm, verdict=stored)
+        shown = submitting.record(
+            session, submission_id=sid, exercise=layer_norm, verdict=stored(failed)
+        )
     assert shown is not None
     with Session(engine) as session:
         row = session.get(Submission, sid)
