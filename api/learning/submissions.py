@@ -187,9 +187,9 @@ def list_for(session: Session, *, user_id: int, exercise: str | None) -> list[Su
 def public(row: Submission, *, just_recorded: bool = False) -> dict[str, Any]:
     """The submission as the API shows it, every field bounded.
 
-    ``just_recorded``: the row's result is what ``finish`` bounded and wrote a moment ago, so
-    it is not walked a second time (a thousand nodes on every submission). A row read back
-    later may predate the bound, and is."""
+    ``just_recorded``: the row's result is what ``finish`` wrote a moment ago, bounded where
+    the verdict was decided (``api.grading.stored``), so it is not walked a second time (a
+    thousand nodes on every submission). A row read back later may predate the bound, and is."""
     result = row.result if isinstance(row.result, dict) else {}
     text = _as_recorded if just_recorded else plaintext.bounded
     return {
