@@ -11,6 +11,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 import torch
 
@@ -26,6 +27,16 @@ from api.grading.verdict import Verdict
 # What a verdict decided in a decider is timed by, in the service (``Grader._grade_beside``); the
 # decider bounds the verdict with a placeholder for each (``stored.TIMING_PLACEHOLDER``).
 BESIDE_TIMINGS = ("draw", "sandbox", "child", "compare", "total")
+
+
+class _Sent(NamedTuple):
+    """A job on its way through the sandbox: its case set, the pool's ticket for it, and when
+    its grading began and its cases were drawn (``perf_counter``)."""
+
+    case_set: CaseSet
+    ticket: Ticket
+    started: float
+    drawn: float
 
 
 class Grader:
@@ -61,8 +72,7 @@ class Grader:
         refused = None if checked else static_verdict(code, spec)
         if refused is not None:
             return refused
-        case_set, ticket, drawn = self._send(code, spec, seed)
-        return self._grade_here(code, spec, case_set, ticket, started, drawn)
+        return self._grade_here(code, spec, self._send(code, spec, seed, started))
 
     def grade_for_record(
         self, code: str, spec: ExerciseSpec, *, seed: int | None = None, checked: bool = False
@@ -73,14 +83,12 @@ class Grader:
         refused = None if checked else static_verdict(code, spec)
         if refused is not None:
             return stored(refused)
-        case_set, ticket, drawn = self._send(code, spec, seed)
+        sent = self._send(code, spec, seed, started)
         if self.deciders is None:
-            return stored(self._grade_here(code, spec, case_set, ticket, started, drawn))
-        return self._grade_beside(code, spec, case_set, ticket, started, drawn)
+            return stored(self._grade_here(code, spec, sent))
+        return self._grade_beside(code, spec, sent)
 
-    def _send(
-        self, code: str, spec: ExerciseSpec, seed: int | None
-    ) -> tuple[CaseSet, Ticket, float]:
+    def _send(self, code: str, spec: ExerciseSpec, seed: int | None, started: float) -> _Sent:
         """Draw (or share) the case set and send the job to a sandbox slot."""
         with self._turn:
             case_set = self.case_sets.take(spec, seed)
@@ -89,17 +97,10 @@ class Grader:
             job = template.with_code(code)
         drawn = time.perf_counter()
         ticket = self.pool.submit(job, time_limit=self.time_limit, arm=self._arming(spec))
-        return case_set, ticket, drawn
+        return _Sent(case_set, ticket, started, drawn)
 
-    def _grade_here(
-        self,
-        code: str,
-        spec: ExerciseSpec,
-        case_set: CaseSet,
-        ticket: Ticket,
-        started: float,
-        drawn: float,
-    ) -> Verdict:
+    def _grade_here(self, code: str, spec: ExerciseSpec, sent: _Sent) -> Verdict:
+        case_set, ticket, started, drawn = sent
         cases = case_set.cases
         # The reference runs here, in the trusted process, while the child runs the submission
         # (once per case set: the submissions sharing it find it done).
@@ -135,19 +136,12 @@ class Grader:
         }
         return result
 
-    def _grade_beside(
-        self,
-        code: str,
-        spec: ExerciseSpec,
-        case_set: CaseSet,
-        ticket: Ticket,
-        started: float,
-        drawn: float,
-    ) -> StoredVerdict:
+    def _grade_beside(self, code: str, spec: ExerciseSpec, sent: _Sent) -> StoredVerdict:
         """``grade_for_record``'s second half with a decider deciding: it computes the case
         set's reference while the child runs, then decides on the child's answer and sends the
         verdict already in its stored form."""
         assert self.deciders is not None
+        case_set, ticket, started, drawn = sent
         try:
             decision = self.deciders.open(
                 spec.slug, case_set.seed, shared=case_set.outcomes is not None
