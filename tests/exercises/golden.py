@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from api.content.catalog import load_catalog
-from api.grading import advice, coverage, harness, verdict
+from api.grading import advice, coverage, grader, harness, verdict
 from api.grading.spec import ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,16 +36,7 @@ def _mask(text: str) -> str:
 
 def grade(source: str, spec: ExerciseSpec, seed: int = SEED) -> verdict.Verdict:
     cases = coverage.cases(spec, torch.Generator().manual_seed(seed))
-    frame = harness.encode_job(
-        code=source,
-        class_name=spec.class_name,
-        banned=spec.banned,
-        cases=cases,
-        kind=spec.kind,
-        functions=spec.functions,
-        allowed=spec.allowed,
-        measure_saved=spec.saved_bytes_budget is not None,
-    )
+    frame = grader.job_template(spec, cases).with_code(source)
     out, err = sys.stdout, sys.stderr
     try:
         with warnings.catch_warnings():

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from api.content.catalog import load_catalog
-from api.grading import harness, verdict
+from api.grading import grader, harness, verdict
 from api.grading.spec import Call, ExerciseSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,15 +36,7 @@ def _one_thread() -> Iterator[None]:
 
 def _grade(source: str, spec: ExerciseSpec, seed: int) -> verdict.Verdict:
     cases = spec.make_cases(torch.Generator().manual_seed(seed))
-    frame = harness.encode_job(
-        code=source,
-        class_name=spec.class_name,
-        banned=spec.banned,
-        cases=cases,
-        kind=spec.kind,
-        functions=spec.functions,
-        allowed=spec.allowed,
-    )
+    frame = grader.job_template(spec, cases).with_code(source)
     out, err = sys.stdout, sys.stderr
     try:
         answer = harness.run_job(frame)

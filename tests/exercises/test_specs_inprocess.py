@@ -260,16 +260,7 @@ def variant_param(v: Variant) -> Any:
 
 def run_child_program(source: str, spec: ExerciseSpec, cases: list[Case]) -> dict[str, Any]:
     """The child's real program (``harness.run_job``), in-process: what the tripwires saw."""
-    frame = harness.encode_job(
-        code=source,
-        class_name=spec.class_name,
-        banned=spec.banned,
-        cases=cases,
-        kind=spec.kind,
-        functions=spec.functions,
-        allowed=spec.allowed,
-        measure_saved=spec.saved_bytes_budget is not None,
-    )
+    frame = grader.job_template(spec, cases).with_code(source)
     out, err = sys.stdout, sys.stderr
     try:
         answer = harness.run_job(frame)
@@ -557,16 +548,7 @@ def grade_in_process(source: str, spec: ExerciseSpec, cases: list[Case]) -> verd
     problem = grader.precheck(source, spec)
     if problem is not None:
         return verdict.Verdict(status=problem.status, message=problem.message)
-    frame = harness.encode_job(
-        code=source,
-        class_name=spec.class_name,
-        banned=spec.banned,
-        cases=cases,
-        kind=spec.kind,
-        functions=spec.functions,
-        allowed=spec.allowed,
-        measure_saved=spec.saved_bytes_budget is not None,
-    )
+    frame = grader.job_template(spec, cases).with_code(source)
     out, err = sys.stdout, sys.stderr
     try:
         with warnings.catch_warnings():

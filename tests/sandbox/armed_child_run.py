@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 from api.content.catalog import load_catalog
-from api.grading import coverage, harness, tripwire, wire
+from api.grading import coverage, grader, harness, tripwire, wire
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -31,16 +31,7 @@ def main(slug: str) -> None:
     report = {}
     out, err = sys.stdout, sys.stderr
     for name, code in sources.items():
-        frame = harness.encode_job(
-            code=code,
-            class_name=spec.class_name,
-            banned=spec.banned,
-            cases=cases,
-            kind=spec.kind,
-            functions=spec.functions,
-            allowed=spec.allowed,
-            measure_saved=spec.saved_bytes_budget is not None,
-        )
+        frame = grader.job_template(spec, cases).with_code(code)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
