@@ -19,6 +19,7 @@ import asyncio
 import time
 from typing import Any
 
+import h11
 from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
@@ -247,6 +248,16 @@ class BoundedH11Protocol(H11Protocol):
             waiting.pop(self, None)
             if not waiting:
                 del self._clients.waiting[self._address]
+
+    def send_400_response(self, msg: str) -> None:
+        # A client that broke the framing after its answer had begun (it kept streaming a body
+        # already refused with a 413, then sent bytes HTTP cannot parse): this connection can
+        # carry no second response, only be closed. uvicorn tried to write one, and h11's
+        # refusal was logged as a traceback for every such client.
+        if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+            self.transport.close()
+            return
+        super().send_400_response(msg)
 
     def handle_events(self) -> None:
         super().handle_events()

@@ -418,6 +418,28 @@ def test_chunked_body_is_counted_as_it_arrives(
     )
 
 
+def test_broken_framing_after_a_refusal_only_closes(server: Server, token: str) -> None:
+    """A chunked body refused with a 413 while it streams, then a chunk size HTTP cannot parse:
+    the connection is closed, and nothing is logged as a failure of the service (uvicorn tried
+    to write a 400 after the 413 and logged h11's refusal as a traceback)."""
+    logged = server.log.stat().st_size
+    with _connect(server) as s:
+        s.sendall(_post_head(SUBMIT, "Transfer-Encoding: chunked\r\n", token))
+        _stream_chunked(s, 512 << 20)
+        answer = _read_response(s)
+        with contextlib.suppress(OSError):
+            s.sendall(b"zz-not-a-chunk-size\r\n" * 64)
+            s.settimeout(10)
+            while s.recv(65536):
+                pass
+    assert _status_of(answer) == 413, answer[:300]
+    assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
+    with server.log.open("rb") as log:
+        log.seek(logged)
+        after = log.read().decode(errors="replace")
+    assert "Traceback" not in after and "Fatal error" not in after, after[-3000:]
+
+
 @pytest.mark.parametrize(
     ("head", "status"),
     [
