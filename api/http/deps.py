@@ -69,7 +69,25 @@ SessionDep = Annotated[Session, Depends(get_session)]
 _bearer = HTTPBearer(auto_error=False)
 
 
+def token_user(request: Request, session: Session, token: str) -> User | None:
+    """The user a bearer token names, disabled or not, looked up once per request and session:
+    the practice hold (api.http.hold) asks first, on the request's session, and the route's
+    sign-in (``current_user``) finds the answer instead of asking the database again."""
+    digest = hash_token(token)
+    known = getattr(request.state, "token_user", None)
+    if known is not None and known[0] == digest and known[1] is session:
+        user: User | None = known[2]
+        return user
+    user = session.exec(select(User).where(User.token_hash == digest)).first()
+    # End the read transaction now: a SQLite transaction that read and later writes fails at
+    # once ("database is locked") if another connection wrote in between.
+    session.commit()
+    request.state.token_user = (digest, session, user)
+    return user
+
+
 def current_user(
+    request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> User:
@@ -79,12 +97,7 @@ def current_user(
             detail="Missing token: send 'Authorization: Bearer <token>'",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    user = session.exec(
-        select(User).where(User.token_hash == hash_token(credentials.credentials))
-    ).first()
-    # End the read transaction now: a SQLite transaction that read and later writes fails at
-    # once ("database is locked") if another connection wrote in between.
-    session.commit()
+    user = token_user(request, session, credentials.credentials)
     if user is None:
         raise HTTPException(401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
     if user.disabled_at is not None:

@@ -17,12 +17,11 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from sqlmodel import Session
 
-from api.http.deps import AppContext
+from api.http.deps import SessionDep, token_user
 from api.jsonbody import Body
 from api.learning import sessions
 from api.learning.practice_pause import PracticePaused, ensure_open
 from api.web.security import SESSION_COOKIE
-from api.web.session import learner_for
 
 # (method, path template). Reviewed by hand: adding a route here is a claim that it gives
 # nothing of a running interview away (tests/interviews/test_holds.py tries every other route).
@@ -76,7 +75,9 @@ def _learner_id(request: Request, session: Session) -> int | None:
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
-        user = learner_for(session, token.strip())
+        user = token_user(request, session, token.strip())
+        if user is not None and user.disabled_at is not None:
+            user = None
     else:
         # A page: the cookie names a browser session (api.learning.sessions), never the token
         # itself.
@@ -88,16 +89,18 @@ def _learner_id(request: Request, session: Session) -> int | None:
     return user.id if user is not None else None
 
 
-def practice_hold(request: Request) -> None:
+def practice_hold(request: Request, session: SessionDep) -> None:
     """Refuse the request (PracticePaused) while its learner has an interview running, unless
-    the route is on the allow-list. Anonymous requests pass: the route's own sign-in applies."""
+    the route is on the allow-list. Anonymous requests pass: the route's own sign-in applies.
+
+    It reads on the request's own session (FastAPI hands every dependency of one request the
+    same ``SessionDep``), so the route's sign-in finds the learner it looked up
+    (``deps.token_user``) instead of opening a session and asking again."""
     if is_safe(request.scope.get("route"), request.method):
         return
-    ctx: AppContext = request.app.state.ctx
-    with Session(ctx.engine, expire_on_commit=False) as session:
-        user_id = _learner_id(request, session)
-        if user_id is not None:
-            ensure_open(session, user_id=user_id, now=datetime.now(UTC))
+    user_id = _learner_id(request, session)
+    if user_id is not None:
+        ensure_open(session, user_id=user_id, now=datetime.now(UTC))
 
 
 def _learner_lang(request: Request) -> str:
