@@ -11,7 +11,7 @@ from anyio import to_thread
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 
-from api import db, jsonbody
+from api import db, jsonbody, longlived
 from api.config import Settings, get_settings
 from api.content.catalog import load_catalog
 from api.content.followups import check_follow_ups
@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx = build_context(settings)
         app.state.ctx = ctx
+        longlived.settle()  # start-up's objects live as long as the service: see the module
         if ctx.queue is not None:
             # A submit waits up to ADDNORM_VERDICT_WAIT_SECONDS on a Redis socket in a thread:
             # anyio's default 40 threads capped a lagging cluster at 40 / 5 s = 8 submissions/s

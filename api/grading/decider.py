@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 
+from api import longlived
 from api.grading import casesets, frames, grader, stored, verdict
 from api.grading.comparison import Expected
 from api.grading.pool import RawResult
@@ -177,5 +178,6 @@ def run(fd: int, specs: dict[str, ExerciseSpec]) -> None:
     sock = socket.socket(fileno=fd)
     grader.warm_up(specs.values())
     fingerprints = {slug: grader.fingerprint(spec) for slug, spec in specs.items()}
+    longlived.settle()  # what warming up loaded lives as long as the decider
     frames.send(sock, {"kind": "ready", "fingerprints": fingerprints})
     serve(sock, specs)

@@ -24,7 +24,7 @@ from celery import Celery
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from api import db
+from api import db, longlived
 from api.config import Settings
 from api.content.catalog import Exercise, load_catalog
 from api.grading import allowlist
@@ -204,6 +204,7 @@ def build_worker_context(settings: Settings) -> WorkerContext:
     pool.start()
     grader = Grader(pool, time_limit=settings.time_limit_seconds)
     grader.warm_up([e.spec for e in catalog.values()])
+    longlived.settle()  # what warming up loaded lives as long as the worker
     url = settings.shared_redis_url
     assert url is not None
     client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
