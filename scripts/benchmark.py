@@ -12,7 +12,9 @@
   load on the machine than wall-clock figures, so the figure to compare two builds by.
 
 ``--repo PATH`` benchmarks another checkout (its own ``.venv``) with this script, so two builds
-can be measured side by side, interleaved, under the same load.
+can be measured side by side, interleaved, under the same load. ``--cores 1,2`` runs the
+throughput part confined to 1, then 2 cores (as ``taskset -c`` would), prints the gain and what
+4 and 8 cores would give, worked out from the per-verdict figures.
 
 Figures, not assertions: run it with ``.venv/bin/python scripts/benchmark.py``.
 """
@@ -32,7 +34,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
@@ -492,6 +494,112 @@ def interleaved(
         print(line("median", label, [statistics.median(f[i] for f in got) for i in range(5)]))
 
 
+def core_counts(text: str) -> list[int]:
+    """``1,2``: the core counts of a ``--cores`` run, each at least 1, in rising order."""
+    try:
+        counts = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: core counts such as 1,2") from None
+    if not counts or counts[0] < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: core counts such as 1,2")
+    return counts
+
+
+@contextlib.contextmanager
+def confined(cores: int) -> Iterator[None]:
+    """This process, and what it starts meanwhile (the service, its grader pool, its deciders),
+    on the first ``cores`` cores it may use, as ``taskset -c`` would confine the whole tree; the
+    service then picks its defaults (slots, deciders) for that many cores."""
+    mask = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, sorted(mask)[:cores])
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, mask)
+
+
+def default_deciders(cores: int) -> int:
+    """``api.config``'s default number of deciders on ``cores`` cores (ADDNORM_DECIDERS unset)."""
+    return 0 if cores < 4 else min(4, cores // 2)
+
+
+def scaling(counts: list[int], rounds: int, concurrent: int, per_client: int) -> None:
+    """The throughput runs (worked solution, then known mistakes) on 1, 2, ... cores in turn,
+    ``rounds`` times, medians; the gain from the fewest cores to the most; and what 4 and 8 cores
+    would give, worked out from the per-verdict figures of the largest run."""
+    usable = usable_cores()
+    if counts[-1] > usable:
+        raise SystemExit(f"--cores {counts[-1]}: only {usable} cores are usable here")
+    rows: dict[tuple[int, bool], list[tuple[float, ...]]] = {
+        (n, m): [] for n in counts for m in (False, True)
+    }
+    print(
+        f"throughput on {', '.join(map(str, counts))} cores, {concurrent} clients x "
+        f"{per_client}, {rounds} rounds (the load generator shares the cores):"
+    )
+    for r in range(rounds):
+        print(f"  (sum(range(10000)) takes {interpreter_speed_us():.0f} µs in CPython now)")
+        for n in counts if r % 2 == 0 else counts[::-1]:
+            for mistakes in (False, True):
+                with confined(n):
+                    f = _throughput_round(REPO, concurrent, per_client, mistakes)
+                rows[(n, mistakes)].append(f)
+                print(
+                    f"  round {r + 1}, {n} core(s), {'failing' if mistakes else 'passing'}: "
+                    f"{f[0]:5.1f} verdicts/s, CPU per verdict {f[1] + f[2] + f[3]:5.1f} ms "
+                    f"(service {f[1]:4.1f}, deciders {f[2]:4.1f}, pool {f[3]:4.1f})",
+                    flush=True,
+                )
+    medians = {
+        key: [statistics.median(f[i] for f in got) for i in range(5)] for key, got in rows.items()
+    }
+    print("medians:")
+    for n in counts:
+        ok, bad = medians[(n, False)], medians[(n, True)]
+        print(
+            f"  {n} core(s): passing {ok[0]:5.1f} verdicts/s ({sum(ok[1:4]):5.1f} ms, service "
+            f"{ok[1]:4.1f}), failing {bad[0]:5.1f} verdicts/s ({sum(bad[1:4]):5.1f} ms, service "
+            f"{bad[1]:4.1f})"
+        )
+    if len(counts) > 1:
+        low, high = counts[0], counts[-1]
+        for mistakes, what in ((False, "passing"), (True, "failing")):
+            gain = medians[(high, mistakes)][0] / max(medians[(low, mistakes)][0], 1e-9)
+            print(
+                f"  {what}: {high} cores give {gain:.2f}x the verdicts/s of {low}"
+                f" (ideal {high / low:.0f}x)"
+            )
+    # What more cores would give: the cores' CPU, or one service process (one interpreter lock),
+    # or the deciders, whichever runs out first. Where this run decided in the service, so does
+    # the estimate (ADDNORM_DECIDERS=0 on more cores); where deciders ran, it counts as many as
+    # the default starts on that many cores (their CPU per verdict does not depend on how many).
+    measured = counts[-1]
+    beside = any(medians[(measured, m)][2] > 0 for m in (False, True))
+    print(
+        f"what more cores would give, from the {measured}-core figures (an estimate, not"
+        " measured; "
+        + (
+            "deciders as the default starts them"
+            if beside
+            else "every verdict decided in the service, as in this run: ADDNORM_DECIDERS=0"
+        )
+        + "):"
+    )
+    for mistakes, what in ((False, "passing"), (True, "failing")):
+        _, service, deciders, pool, _ = medians[(measured, mistakes)]
+        for cores in (4, 8):
+            bounds = {"CPU": cores * 1000 / max(service + deciders + pool, 1e-9)}
+            bounds["the service's one core"] = 1000 / max(service, 1e-9)
+            if deciders > 0:
+                count = max(default_deciders(cores), 1)
+                bounds[f"{count} decider(s)"] = count * 1000 / deciders
+            limit = min(bounds, key=lambda k: bounds[k])
+            print(
+                f"  {what}, {cores} cores: about {bounds[limit]:.0f} verdicts/s"
+                f" (bounded by {limit})"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -531,7 +639,17 @@ def main() -> None:
         action="store_true",
         help="with --interleave: submit layer_norm's known mistakes instead of the solution",
     )
+    parser.add_argument(
+        "--cores",
+        type=core_counts,
+        metavar="N,N",
+        help="instead: the throughput runs on the first N usable cores for each N (1,2), "
+        "--rounds times, the gain between them and an estimate for 4 and 8 cores",
+    )
     args = parser.parse_args()
+    if args.cores:
+        scaling(args.cores, args.rounds, args.concurrent, args.per_client)
+        return
     if args.interleave:
         interleaved(args.interleave, args.rounds, args.concurrent, args.per_client, args.mistakes)
         return
