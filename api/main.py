@@ -11,12 +11,12 @@ from anyio import to_thread
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 
-from api import db, jsonbody, longlived
+from api import db, jsonbody
 from api.config import Settings, get_settings
 from api.content.catalog import load_catalog
 from api.content.followups import check_follow_ups
 from api.content.questions import load_question_bank
-from api.grading import allowlist
+from api.grading import allowlist, longlived
 from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable

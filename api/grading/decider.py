@@ -25,8 +25,7 @@ from typing import Any
 
 import torch
 
-from api import longlived
-from api.grading import casesets, frames, grader, stored, verdict
+from api.grading import casesets, frames, grader, longlived, stored, verdict
 from api.grading.comparison import Expected
 from api.grading.pool import RawResult
 from api.grading.spec import Case, ExerciseSpec

@@ -24,10 +24,10 @@ from celery import Celery
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from api import db, longlived
+from api import db
 from api.config import Settings
 from api.content.catalog import Exercise, load_catalog
-from api.grading import allowlist
+from api.grading import allowlist, longlived
 from api.grading.grader import Grader
 from api.grading.pool import GraderPool, GradingLost, PoolBusy
 from api.learning import submissions
