@@ -38,7 +38,11 @@ def _default_deciders() -> int:
     service being the limit there. From four cores on the service becomes the limit (~30 ms per
     failing verdict caps it near 30/s where 4 cores carry ~50): there a decider pays for its
     ~300 MiB (docs/benchmarks.md)."""
-    cores = len(os.sched_getaffinity(0))
+    return deciders_for(len(os.sched_getaffinity(0)))
+
+
+def deciders_for(cores: int) -> int:
+    """The default number of deciders on ``cores`` cores (``_default_deciders``)."""
     return 0 if cores < 4 else min(4, cores // 2)
 
 

@@ -45,6 +45,7 @@ import orjson
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from api.config import deciders_for  # noqa: E402
 from tests.support import (  # noqa: E402
     SUITE_ENV,
     Server,
@@ -518,11 +519,6 @@ def confined(cores: int) -> Iterator[None]:
         os.sched_setaffinity(0, mask)
 
 
-def default_deciders(cores: int) -> int:
-    """``api.config``'s default number of deciders on ``cores`` cores (ADDNORM_DECIDERS unset)."""
-    return 0 if cores < 4 else min(4, cores // 2)
-
-
 def scaling(counts: list[int], rounds: int, concurrent: int, per_client: int) -> None:
     """The throughput runs (worked solution, then known mistakes) on 1, 2, ... cores in turn,
     ``rounds`` times, medians; the gain from the fewest cores to the most; and what 4 and 8 cores
@@ -591,7 +587,7 @@ def scaling(counts: list[int], rounds: int, concurrent: int, per_client: int) ->
             bounds = {"CPU": cores * 1000 / max(service + deciders + pool, 1e-9)}
             bounds["the service's one core"] = 1000 / max(service, 1e-9)
             if deciders > 0:
-                count = max(default_deciders(cores), 1)
+                count = max(deciders_for(cores), 1)
                 bounds[f"{count} decider(s)"] = count * 1000 / deciders
             limit = min(bounds, key=lambda k: bounds[k])
             print(

@@ -15,8 +15,7 @@ from __future__ import annotations
 import gc
 
 
-def settle() -> int:
-    """Collect once, then set aside every object alive now; how many were set aside."""
+def settle() -> None:
+    """Collect once, then set aside every object alive now."""
     gc.collect()
     gc.freeze()
-    return gc.get_freeze_count()

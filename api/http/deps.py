@@ -69,20 +69,26 @@ SessionDep = Annotated[Session, Depends(get_session)]
 _bearer = HTTPBearer(auto_error=False)
 
 
-def token_user(request: Request, session: Session, token: str) -> User | None:
-    """The user a bearer token names, disabled or not, looked up once per request and session:
-    the practice hold (api.http.hold) asks first, on the request's session, and the route's
-    sign-in (``current_user``) finds the answer instead of asking the database again."""
-    digest = hash_token(token)
-    known = getattr(request.state, "token_user", None)
-    if known is not None and known[0] == digest and known[1] is session:
-        user: User | None = known[2]
-        return user
-    user = session.exec(select(User).where(User.token_hash == digest)).first()
+def user_by_token(session: Session, token: str) -> User | None:
+    """The user a token belongs to, disabled or not: the one lookup of a token, for the API's
+    sign-in and the pages' (``api.web.session.user_for``)."""
+    user = session.exec(select(User).where(User.token_hash == hash_token(token))).first()
     # End the read transaction now: a SQLite transaction that read and later writes fails at
     # once ("database is locked") if another connection wrote in between.
     session.commit()
-    request.state.token_user = (digest, session, user)
+    return user
+
+
+def token_user(request: Request, session: Session, token: str) -> User | None:
+    """``user_by_token``, asked once per request and session: the practice hold
+    (api.http.hold) asks first, on the request's session, and the route's sign-in
+    (``current_user``) finds the answer instead of asking the database again."""
+    known = getattr(request.state, "token_user", None)
+    if known is not None and known[0] == token and known[1] is session:
+        user: User | None = known[2]
+        return user
+    user = user_by_token(session, token)
+    request.state.token_user = (token, session, user)
     return user
 
 

@@ -76,8 +76,6 @@ def _learner_id(request: Request, session: Session) -> int | None:
     scheme, _, token = auth.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         user = token_user(request, session, token.strip())
-        if user is not None and user.disabled_at is not None:
-            user = None
     else:
         # A page: the cookie names a browser session (api.learning.sessions), never the token
         # itself.
@@ -86,7 +84,8 @@ def _learner_id(request: Request, session: Session) -> int | None:
             session, cookie if cookie and len(cookie) <= 128 else None, now=datetime.now(UTC)
         )
         user = found[1] if found else None
-    return user.id if user is not None else None
+    # A learner an operator disabled is no one here (the route then refuses them itself).
+    return user.id if user is not None and user.disabled_at is None else None
 
 
 def practice_hold(request: Request, session: SessionDep) -> None:

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Form, Request
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from api.http.deps import SessionDep, hash_token
+from api.http.deps import SessionDep, user_by_token
 from api.learning import sessions
 from api.models import BrowserSession, User
 from api.web.i18n import Lang, lang_from
@@ -71,12 +71,7 @@ def _cookie(request: Request, name: str) -> str | None:
 
 def user_for(session: Session, token: str | None) -> User | None:
     """The user a token belongs to, disabled or not."""
-    if token is None:
-        return None
-    user = session.exec(select(User).where(User.token_hash == hash_token(token))).first()
-    # End the read transaction at once (see api.http.deps.current_user: SQLite's lock upgrade).
-    session.commit()
-    return user
+    return None if token is None else user_by_token(session, token)
 
 
 def learner_for(session: Session, token: str | None) -> User | None:
