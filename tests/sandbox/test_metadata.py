@@ -11,7 +11,7 @@ import os
 
 import pytest
 import torch
-from sandbox_attempt import Runner, full_layers, require
+from sandbox_attempt import HYGIENE, Runner, full_layers, require
 
 from api.grading import sandbox
 from api.grading.sandbox import Layer, LayerStatus
@@ -87,6 +87,8 @@ def test_the_view_is_read_only(layer: Layer, run: Runner, status: dict[Layer, La
             f.write("x")
         return "wrote /planted"
 
-    result = run(write, [Layer.RLIMITS, layer])
+    # Hygiene as in every profile: the fds this test process holds would otherwise fill the
+    # low numbers past RLIMIT_NOFILE and the mount set-up could open nothing (EMFILE).
+    result = run(write, [*HYGIENE, Layer.RLIMITS, layer])
     assert result.blocked, result.detail
     assert "Read-only file system" in result.detail or "File too large" in result.detail
