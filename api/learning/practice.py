@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, select
 
 from api.content.catalog import Exercise, Lang
@@ -30,6 +32,34 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _locked_card(session: Session, *, user_id: int, kind: str, item_id: str) -> ReviewCard | None:
+    # FOR UPDATE on PostgreSQL (SQLite ignores it; its writers are serialised anyway): two
+    # reviews of one card at once (two gradings of an exercise finishing together, two tabs
+    # answering one question) are applied one after the other, instead of both reading one
+    # state and the later commit dropping the other's review.
+    return session.exec(
+        select(ReviewCard)
+        .where(
+            ReviewCard.user_id == user_id, ReviewCard.kind == kind, ReviewCard.item_id == item_id
+        )
+        .with_for_update()
+    ).first()
+
+
+def _insert_card(session: Session, card: dict[str, Any]) -> bool:
+    """Insert a first card unless one exists by then; True when this insert made it.
+
+    ON CONFLICT DO NOTHING rather than a plain insert: on PostgreSQL a concurrent first review
+    of the same item waits on the other's uncommitted row and, once it commits, finds it there
+    instead of failing the whole transaction (and the verdict with it) on the unique key."""
+    dialect = session.get_bind().dialect.name
+    insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
+    result = session.execute(
+        insert(ReviewCard.__table__).values(**card).on_conflict_do_nothing()  # type: ignore[attr-defined]
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
 def _rate(
     session: Session,
     *,
@@ -40,23 +70,23 @@ def _rate(
     rating: review.Rating,
     now: datetime,
 ) -> ReviewCard:
-    row = session.exec(
-        select(ReviewCard).where(
-            ReviewCard.user_id == user_id, ReviewCard.kind == kind, ReviewCard.item_id == item_id
-        )
-    ).first()
-    reviewed = review.review(row.card if row else None, rating, now)
+    row = _locked_card(session, user_id=user_id, kind=kind, item_id=item_id)
     if row is None:
-        row = ReviewCard(
-            user_id=user_id,
-            kind=kind,
-            item_id=item_id,
-            topic=topic,
-            card=reviewed.card_json,
-            due=reviewed.due,
+        first = review.review(None, rating, now)
+        card = {"user_id": user_id, "kind": kind, "item_id": item_id, "topic": topic}
+        made = _insert_card(
+            session, {**card, "card": first.card_json, "due": first.due, "updated_at": now}
         )
-    else:
-        row.card, row.due, row.updated_at = reviewed.card_json, reviewed.due, now
+        row = _locked_card(session, user_id=user_id, kind=kind, item_id=item_id)
+        if row is None:
+            raise RuntimeError(f"the review card {card} was neither found nor made")
+        if made:
+            return row
+    # Reviews are applied in commit order, not in the order their requests were stamped: one
+    # stamped earlier that waited on the lock above counts as given with the later one.
+    at = max(now, review.last_review(row.card) or now)
+    reviewed = review.review(row.card, rating, at)
+    row.card, row.due, row.updated_at = reviewed.card_json, reviewed.due, at
     session.add(row)
     return row
 

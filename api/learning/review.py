@@ -141,6 +141,11 @@ def card_due(card_json: str) -> datetime:
     return _parse(card_json).due
 
 
+def last_review(card_json: str) -> datetime | None:
+    """When the card was last reviewed (aware UTC), or None for a card never reviewed."""
+    return _parse(card_json).last_review
+
+
 def review(card_json: str | None, rating: Rating, now: datetime) -> Reviewed:
     """Apply one review at ``now``; ``card_json=None`` means the item was never reviewed."""
     now = _utc(now)
