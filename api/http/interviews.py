@@ -316,16 +316,22 @@ def create_interview_submission(
     now = _now()
     try:
         row = _settled(ctx, user.id, session, interview_id)
-        exercise = records.submittable(session, row, position, ctx.catalog)
+        exercise, attempt = records.reserve_attempt(session, row, position, ctx.catalog, now)
     except records.InterviewError as exc:
         raise _refuse(exc) from None
-    graded = grade_submission(
-        body, exercise, user, session, ctx, client_key(request), always_store=True
-    )
+    try:
+        graded = grade_submission(
+            body, exercise, user, session, ctx, client_key(request), always_store=True
+        )
+    except BaseException:
+        records.release_attempt(session, attempt)
+        raise
     outcome = json.loads(bytes(graded.body))
     if graded.status_code not in (201, 202):
-        # Not graded (grader busy or broken): pass the refusal on, without the submission id,
-        # and record nothing, so the learner simply submits again.
+        # Not graded (grader busy or broken, the code refused before grading): pass the
+        # refusal on, without the submission id, and give the attempt back, so the learner
+        # simply submits again.
+        records.release_attempt(session, attempt)
         headers = {k: v for k, v in graded.headers.items() if k.lower() == "retry-after"}
         return Body(
             {"detail": outcome.get("detail", "Not graded")},
@@ -333,9 +339,7 @@ def create_interview_submission(
             headers=headers,
         )
     submission_id = _submission_id(graded, outcome)
-    made = records.record_submission(
-        session, row, position=position, submission_id=submission_id, at=now
-    )
+    made = records.attach_submission(session, row, attempt, submission_id)
     recorded = records.SubmissionRecorded(
         position=position,
         submission_id=submission_id,

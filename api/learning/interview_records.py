@@ -745,46 +745,80 @@ def answer(
             answer=result.answer,
             correct=result.correct,
         )
-    # End the read transaction: the insert starts a writing one of its own.
-    session.commit()
+    _lock_running(session, row)
+    # Checked again under the lock: two answers sent at once both passed the check above.
+    if any(a.position == position for a in _attempts(session, row)):
+        session.rollback()
+        raise AlreadyAnswered(position)
     session.add(attempt)
     session.commit()
     return attempt
 
 
-def submittable(
-    session: Session, row: Interview, position: int, catalog: dict[str, Exercise]
-) -> Exercise:
-    """The exercise of a coding item that may take a submission now (within its limit)."""
+def _lock_running(session: Session, row: Interview) -> None:
+    """Hold the interview's row until the caller commits, or raise InterviewOver.
+
+    What an item may still take (one answer, ``max_attempts`` submissions) is a count of the
+    attempts already stored: without a lock two requests sent at once both count, both find
+    room, and both insert, so a learner could record four answers to one question or more
+    submissions than the limit. An UPDATE of the row is the lock on either database: PostgreSQL
+    makes the other writer wait for this transaction, SQLite serialises writers outright. It is
+    the first statement of the writing transaction (SQLite's lock upgrade) and it also refuses
+    an interview that ended in the meantime."""
+    session.commit()
+    locked = session.connection().execute(
+        update(Interview)
+        .where(col(Interview.id) == row.id, col(Interview.state) == InterviewState.running)
+        .values(state=InterviewState.running.value)
+    )
+    if locked.rowcount != 1:
+        session.rollback()
+        session.refresh(row)
+        raise InterviewOver(row)
+
+
+def reserve_attempt(
+    session: Session, row: Interview, position: int, catalog: dict[str, Exercise], at: datetime
+) -> tuple[Exercise, InterviewAttempt]:
+    """Take one of a coding item's submissions before its code is graded: the exercise, and the
+    attempt to ``attach`` the submission to (or ``release`` when it was not graded). Raises
+    AttemptLimit when the item has had its ``max_attempts``, counting those still grading."""
+    assert row.id is not None
     it = item(row, position)
     _require_running(row, it, ("exercise",))
     if it.item_id not in catalog:
         raise ItemRetired(it)
+    _lock_running(session, row)
     made = sum(a.position == position for a in _attempts(session, row))
-    session.commit()
     if made >= row.max_attempts:
+        session.rollback()
         raise AttemptLimit(position, row.max_attempts)
-    return catalog[it.item_id]
-
-
-def record_submission(
-    session: Session, row: Interview, *, position: int, submission_id: int, at: datetime
-) -> int:
-    """Store the submission as an attempt; answers how many the item has had."""
-    assert row.id is not None
-    it = item(row, position)
-    session.add(
-        InterviewAttempt(
-            interview_id=row.id,
-            position=position,
-            kind="exercise",
-            item_id=it.item_id,
-            at=at,
-            submission_id=submission_id,
-        )
+    # Stored without its submission while the code is graded; the report skips such an attempt
+    # (it is what a service stopped mid-grading leaves), and it still counts against the limit.
+    attempt = InterviewAttempt(
+        interview_id=row.id, position=position, kind="exercise", item_id=it.item_id, at=at
     )
+    session.add(attempt)
     session.commit()
-    return sum(a.position == position for a in _attempts(session, row))
+    return catalog[it.item_id], attempt
+
+
+def attach_submission(
+    session: Session, row: Interview, attempt: InterviewAttempt, submission_id: int
+) -> int:
+    """Record the graded submission of a reserved attempt; answers how many the item has had."""
+    attempt.submission_id = submission_id
+    session.add(attempt)
+    session.commit()
+    return sum(a.position == attempt.position for a in _attempts(session, row))
+
+
+def release_attempt(session: Session, attempt: InterviewAttempt) -> None:
+    """Give back a reserved attempt whose code was not graded (the grader was busy or broke):
+    the learner simply submits again."""
+    session.rollback()
+    session.delete(attempt)
+    session.commit()
 
 
 def _events(session: Session, row: Interview) -> list[InterviewEvent]:

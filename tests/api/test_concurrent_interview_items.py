@@ -1,0 +1,109 @@
+"""An interview item takes what its rules allow, however many requests arrive at once.
+
+A question takes one answer and a coding item ``max_attempts`` submissions: both were a count of
+the stored attempts, read before the insert, so requests sent together all found room (four
+answers to one question were recorded; eight submissions against a limit of three). The record
+an operator judges a learner by must hold to the rules. Runs on SQLite and on PostgreSQL, each
+with a database of its own and a per-learner grading limit high enough that the pool, not the
+limiter, decides how many submissions run at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from api.content.questions import load_question_bank
+from tests.admin.conftest import fresh_database
+from tests.support import REPO, Server, start_server, stop_server
+
+AT_ONCE = 8
+MAX_ATTEMPTS = 3  # the default of POST /interviews
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def racing_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    directory = tmp_path_factory.mktemp("racing")
+    with fresh_database(request.param, directory) as url:
+        srv = start_server(
+            directory / "data",
+            ADDNORM_DATABASE_URL=url,
+            ADDNORM_SUBMISSIONS_PER_MINUTE="1000",
+            ADDNORM_MAX_CONCURRENT_GRADINGS=str(AT_ONCE),
+        )
+        yield srv
+        stop_server(srv)
+
+
+def _together(server: Server, token: str, path: str, body: dict[str, Any]) -> list[int]:
+    barrier = threading.Barrier(AT_ONCE)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def send() -> None:
+        with server.client(token) as client:
+            barrier.wait()
+            response = client.post(path, json=body)
+        with lock:
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(AT_ONCE)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert len(statuses) == AT_ONCE
+    return sorted(statuses)
+
+
+def _interview(server: Server, token: str) -> dict[str, Any]:
+    with server.client(token) as client:
+        started = client.post("/interviews", json={"minutes": 30, "topics": ["layer_norm"]})
+    assert started.status_code == 201, started.text
+    body: dict[str, Any] = started.json()
+    return body
+
+
+def test_a_question_item_records_one_answer(racing_server: Server) -> None:
+    token = racing_server.new_learner("eager")
+    iv = _interview(racing_server, token)
+    question = next(i for i in iv["items"] if i["kind"] == "question")
+    base = f"/interviews/{iv['id']}/items/{question['position']}"
+
+    key = load_question_bank(REPO / "exercises" / "questions").get(question["id"]).answer
+    statuses = _together(racing_server, token, f"{base}/answers", {"answer": key})
+    assert statuses == [201] + [409] * (AT_ONCE - 1), statuses
+
+    with racing_server.client(token) as client:
+        running = client.get(f"/interviews/{iv['id']}").json()
+    item = next(i for i in running["items"] if i["position"] == question["position"])
+    assert item["status"] == "answered", item
+
+
+def test_a_coding_item_takes_at_most_its_submissions(racing_server: Server) -> None:
+    token = racing_server.new_learner("hasty")
+    iv = _interview(racing_server, token)
+    coding = next(i for i in iv["items"] if i["kind"] == "exercise")
+    path = f"/interviews/{iv['id']}/items/{coding['position']}/submissions"
+    code = (REPO / "solutions" / f"{coding['id']}.py").read_text()
+
+    statuses = _together(racing_server, token, path, {"code": code})
+    accepted = statuses.count(201)
+    # A 429 (the pool had no room) records nothing; every other answer is a grading or the limit.
+    assert set(statuses) <= {201, 409, 429}, statuses
+    assert 1 <= accepted <= MAX_ATTEMPTS, statuses
+    with racing_server.client(token) as client:
+        while accepted < MAX_ATTEMPTS:
+            more = client.post(path, json={"code": code})
+            assert more.status_code in (201, 429), more.text
+            accepted += more.status_code == 201
+        refused = client.post(path, json={"code": code})
+        assert refused.status_code == 409, refused.text
+        running = client.get(f"/interviews/{iv['id']}").json()
+    item = next(i for i in running["items"] if i["position"] == coding["position"])
+    assert item["attempts"] == MAX_ATTEMPTS, item
