@@ -200,7 +200,8 @@ def delete_learner(user_id: RowId, operator: CurrentOperator, session: SessionDe
     del operator
     _learner(session, user_id)
     rows = learners.delete_learner(session, user_id=user_id)
-    assert rows is not None
+    if rows is None:  # another deletion of this learner came first
+        raise HTTPException(404, detail="Learner not found")
     return Deleted(id=user_id, rows=rows)
 
 

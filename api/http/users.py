@@ -123,4 +123,11 @@ def export_me(
 def update_token(user: CurrentUser, session: SessionDep) -> TokenRotated:
     """A new token for the learner (shown once, here); the one this request carried stops
     working at once, and the learner's browser sessions end."""
-    return TokenRotated(token=learners.reissue_token(session, user))
+    token = learners.rotate_token(session, user)
+    if token is None:
+        raise HTTPException(
+            401,
+            detail="This token was replaced by another request",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return TokenRotated(token=token)

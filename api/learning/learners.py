@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, delete, false, or_, select
-from sqlmodel import Session, SQLModel
+from sqlalchemy import ColumnElement, Table, delete, false, or_, select, update
+from sqlmodel import Session, SQLModel, col
 
 import api.models  # noqa: F401  (registers every table on SQLModel.metadata)
 from api.learning import sessions
@@ -82,14 +82,23 @@ def owned_tables() -> dict[str, Owned]:
 def delete_learner(session: Session, *, user_id: int) -> dict[str, int] | None:
     """Delete a learner and every row they own, in one transaction; the rows deleted per table,
     or None when there is no such user. Children go first, so foreign keys hold throughout."""
-    user = session.get(User, user_id)
+    # FOR UPDATE (PostgreSQL): a second deletion of this learner waits for this one and then
+    # finds nobody; a row the learner's own request inserts meanwhile waits too, instead of
+    # landing between the children's deletion and the user's and failing this one.
+    locked = select(User).where(col(User.id) == user_id).with_for_update()
+    user = session.execute(locked).scalars().first()
     if user is None:
         return None
     counts: dict[str, int] = {}
     for owned in reversed(list(owned_tables().values())):
         result = session.execute(delete(owned.table).where(owned.rows_of(user_id)))
         counts[owned.table.name] = int(result.rowcount)  # type: ignore[attr-defined]
-    session.execute(delete(User.__table__).where(User.__table__.c.id == user_id))  # type: ignore[attr-defined]
+    gone = session.execute(delete(User.__table__).where(User.__table__.c.id == user_id))  # type: ignore[attr-defined]
+    if gone.rowcount != 1:  # type: ignore[attr-defined]
+        # SQLite: another deletion read the learner too and committed first (writers wait for
+        # each other, readers do not); only one of them says it deleted anything.
+        session.rollback()
+        return None
     counts[USER_TABLE] = 1
     session.commit()
     return counts
@@ -146,6 +155,28 @@ def reissue_token(session: Session, user: User) -> str:
     session.commit()
     session.refresh(user)
     assert user.id is not None
+    sessions.end_sessions(session, user.id)
+    return token
+
+
+def rotate_token(session: Session, user: User) -> str | None:
+    """``reissue_token`` for the learner's own request, which carried the token it replaces:
+    None, nothing changed, when another request replaced that token first. Two rotations sent
+    at once with one token would otherwise both answer a new token, and only the later one
+    would work."""
+    assert user.id is not None
+    carried = user.token_hash
+    token = new_token()
+    session.commit()  # end the read: the guarded UPDATE is the first statement of the write
+    taken = session.execute(
+        update(User)
+        .where(col(User.id) == user.id, col(User.token_hash) == carried)
+        .values(token_hash=hash_token(token))
+    )
+    if taken.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return None
+    session.commit()
     sessions.end_sessions(session, user.id)
     return token
 

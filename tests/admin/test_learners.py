@@ -4,6 +4,7 @@ rename, disable, a new token, and deletion that leaves no row of theirs, table b
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import httpx
@@ -190,3 +191,32 @@ def test_deleting_a_learner_leaves_no_row_of_theirs(
         assert c.get("/users/me").status_code == 401
     with deployment.server.client(kept_token) as c:
         assert c.get("/progress").json()["exercises"]["layer_norm"]["attempts"] == 1
+
+
+def test_one_of_simultaneous_deletions_deletes(deployment: Deployment, bank: QuestionBank) -> None:
+    """Eight deletions of one learner at once: one answers what it deleted, the others 404
+    (each used to answer 200 with "1 user deleted", an operator's record that lied)."""
+    doomed, token = deployment.new_learner("Deleted Twice")
+    _populate(deployment, token, bank)
+    barrier = threading.Barrier(8)
+    answers: list[httpx.Response] = []
+    lock = threading.Lock()
+
+    def delete() -> None:
+        with deployment.as_operator() as op:
+            barrier.wait()
+            answer = op.delete(f"/admin/learners/{doomed}")
+        with lock:
+            answers.append(answer)
+
+    threads = [threading.Thread(target=delete) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200] + [404] * 7, statuses
+    deleted = next(a for a in answers if a.status_code == 200).json()["rows"]
+    assert deleted["user"] == 1 and deleted["submission"] > 0, deleted
+    left = _counts(deployment.database_url, doomed)
+    assert not any(left.values()), left
