@@ -4,6 +4,7 @@ running and both end it must feed its held answers to review once."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,10 +33,12 @@ def catalog() -> dict[str, Exercise]:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Engine:
+def engine(tmp_path: Path) -> Iterator[Engine]:
     engine = db.make_engine(f"sqlite:///{tmp_path / 'addnorm.db'}")
     db.migrate(engine)
-    return engine
+    yield engine
+    # Its pooled connection holds three files open (the database, -wal, -shm) in this worker.
+    engine.dispose()
 
 
 def _learner(engine: Engine) -> int:
