@@ -761,20 +761,31 @@ def _lock_running(session: Session, row: Interview) -> None:
     What an item may still take (one answer, ``max_attempts`` submissions) is a count of the
     attempts already stored: without a lock two requests sent at once both count, both find
     room, and both insert, so a learner could record four answers to one question or more
-    submissions than the limit. An UPDATE of the row is the lock on either database: PostgreSQL
-    makes the other writer wait for this transaction, SQLite serialises writers outright. It is
-    the first statement of the writing transaction (SQLite's lock upgrade) and it also refuses
-    an interview that ended in the meantime."""
-    session.commit()
-    locked = session.connection().execute(
-        update(Interview)
-        .where(col(Interview.id) == row.id, col(Interview.state) == InterviewState.running)
-        .values(state=InterviewState.running.value)
-    )
-    if locked.rowcount != 1:
+    submissions than the limit. The lock also refuses an interview that ended meanwhile."""
+    if not _lock(session, row, running_only=True):
         session.rollback()
         session.refresh(row)
         raise InterviewOver(row)
+
+
+def _lock(session: Session, row: Interview, *, running_only: bool = False) -> bool:
+    """Lock the interview's row for the rest of the caller's transaction and read it again;
+    False, nothing locked, when it is gone (or, with ``running_only``, no longer running).
+
+    An UPDATE of the row (its state set to itself) is the lock on either database: PostgreSQL
+    makes another writer of the row wait for this transaction, SQLite serialises writers
+    outright. It is the first statement of the writing transaction (SQLite's lock upgrade)."""
+    session.commit()
+    guard = [col(Interview.id) == row.id]
+    if running_only:
+        guard.append(col(Interview.state) == InterviewState.running)
+    locked = session.connection().execute(
+        update(Interview).where(*guard).values(state=col(Interview.state))
+    )
+    if locked.rowcount != 1:
+        return False
+    session.refresh(row)
+    return True
 
 
 def reserve_attempt(
@@ -1262,6 +1273,10 @@ def rate_self(
     explain = next((it for it in _items(row) if it.kind == "explain"), None)
     if explain is None:
         raise NothingToRate(row)
+    # Whether this is the first rating is read under the row's lock: two ratings sent at once
+    # both found none and both fed the review card.
+    if not _lock(session, row):
+        raise InterviewNotFound()
     first = row.self_rating is None
     row.self_rating = {
         p: max(0, min(rubric.SELF_MAX, int(points.get(p, 0)))) for p in rubric.EXPLAIN_POINTS

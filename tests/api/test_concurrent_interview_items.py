@@ -10,13 +10,20 @@ limiter, decides how many submissions run at once.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
+from api.content.interview_rubric import self_rating_grade
 from api.content.questions import load_question_bank
+from api.db import make_engine
+from api.learning import review
 from tests.admin.conftest import fresh_database
 from tests.support import REPO, Server, start_server, stop_server
 
@@ -24,10 +31,16 @@ AT_ONCE = 8
 MAX_ATTEMPTS = 3  # the default of POST /interviews
 
 
+@dataclass(frozen=True)
+class Racing:
+    server: Server
+    database_url: str
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def racing_server(
+def racing(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
+) -> Iterator[Racing]:
     directory = tmp_path_factory.mktemp("racing")
     with fresh_database(request.param, directory) as url:
         srv = start_server(
@@ -36,11 +49,16 @@ def racing_server(
             ADDNORM_SUBMISSIONS_PER_MINUTE="1000",
             ADDNORM_MAX_CONCURRENT_GRADINGS=str(AT_ONCE),
         )
-        yield srv
+        yield Racing(srv, url)
         stop_server(srv)
 
 
-def _together(server: Server, token: str, path: str, body: dict[str, Any]) -> list[int]:
+@pytest.fixture
+def racing_server(racing: Racing) -> Server:
+    return racing.server
+
+
+def _together(server: Server, token: str, path: str, body: dict[str, Any] | None) -> list[int]:
     barrier = threading.Barrier(AT_ONCE)
     statuses: list[int] = []
     lock = threading.Lock()
@@ -111,3 +129,40 @@ def test_a_coding_item_takes_at_most_its_submissions(racing_server: Server) -> N
         running = client.get(f"/interviews/{iv['id']}").json()
     item = next(i for i in running["items"] if i["position"] == coding["position"])
     assert item["attempts"] == MAX_ATTEMPTS, item
+
+
+def test_a_self_rating_feeds_the_review_card_once(racing: Racing) -> None:
+    """Ratings of one explanation sent at once: the explained exercise's card is rated once
+    (each used to find no earlier rating and rate the card again)."""
+    server = racing.server
+    token = server.new_learner("rates twice")
+    with server.client(token) as client:
+        iv = client.post("/interviews", json={"preset": "onsite"}).json()
+        ended = client.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
+        assert ended.status_code == 200, ended.text
+        user_id = client.get("/users/me").json()["id"]
+    explained = next(i for i in iv["items"] if i["kind"] == "explain")["id"]
+    points = {"shapes": 2, "numerical_stability": 2, "cost": 1, "training_vs_inference": 2}
+
+    statuses = _together(server, token, f"/interviews/{iv['id']}/self-rating", points)
+    assert statuses == [200] * AT_ONCE, statuses
+
+    engine = make_engine(racing.database_url)
+    try:
+        with engine.connect() as connection:
+            (card,) = connection.execute(
+                text(
+                    "SELECT card FROM reviewcard WHERE user_id = :user_id"
+                    " AND kind = 'exercise' AND item_id = :item"
+                ),
+                {"user_id": user_id, "item": explained},
+            ).one()
+    finally:
+        engine.dispose()
+    stored = json.loads(card)
+    # A first review's difficulty and stability depend on its rating alone; a second one, even
+    # at the same moment, moves both.
+    once = json.loads(
+        review.review(None, review.Rating(self_rating_grade(points)), datetime.now(UTC)).card_json
+    )
+    assert (stored["difficulty"], stored["stability"]) == (once["difficulty"], once["stability"])
