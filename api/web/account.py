@@ -167,7 +167,11 @@ def update_token(
 ) -> Response:
     """A new API token, the old one refused at once; every session of the learner ends (a
     leaked token may have opened some) and this browser gets a fresh one."""
-    token = learners.reissue_token(session, user)
+    token = learners.rotate_token(session, user)
+    if token is None:
+        # Another tab rotated the token first, ending this session with it; its page shows the
+        # new token, and this browser carries that tab's fresh session.
+        return RedirectResponse("/app/account", status_code=303)
     cookie = _sign_in(request, web, session, ctx, user)
     response = render(request, web, "account.html", rotated=token)
     set_cookie(request, response, SESSION_COOKIE, cookie, max_age=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,8 @@ import httpx
 import pytest
 
 from tests.support import Server, start_server, stop_server
+
+AT_ONCE = 4
 
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 
@@ -182,6 +185,44 @@ def test_rotating_the_token_from_the_account_page(server: Server) -> None:
     assert api_status(server, new) == 200
     refused_everywhere(server, here, csrf_of(page.text))
     refused_everywhere(server, other_cookie, other_form)
+
+
+def test_two_tabs_rotating_at_once_show_one_token_that_works(server: Server) -> None:
+    """Tabs post the form with the same session at once: one shows the new token, the others
+    none (each used to show a token of its own, and only the last one worked)."""
+    token = server.new_learner("rotates in two tabs")
+    with browser(server) as client:
+        sign_in(client, token)
+        form = csrf_of(client.get("/app/account").text)
+        cookies = dict(client.cookies)
+    barrier = threading.Barrier(AT_ONCE)
+    answers: list[httpx.Response] = []
+    lock = threading.Lock()
+
+    def rotate() -> None:
+        with browser(server) as tab:
+            tab.cookies.update(cookies)
+            barrier.wait()
+            answer = tab.post("/app/account/token", data={"csrf": form})
+        with lock:
+            answers.append(answer)
+
+    threads = [threading.Thread(target=rotate) for _ in range(AT_ONCE)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    statuses = sorted(a.status_code for a in answers)
+    # One token shown. A tab that reached the rotation after the winner is sent back to the
+    # account page; one whose session had already ended by then is refused (403) as any form.
+    assert statuses.count(200) == 1 and set(statuses) <= {200, 303, 403}, statuses
+    assert all(a.headers["location"] == "/app/account" for a in answers if a.status_code == 303)
+    shown = re.search(
+        r'data-testid="token">([^<]+)<', next(a for a in answers if a.status_code == 200).text
+    )
+    assert shown
+    assert api_status(server, shown.group(1)) == 200
+    assert api_status(server, token) == 401
 
 
 @pytest.fixture(scope="module")
