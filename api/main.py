@@ -10,6 +10,8 @@ import torch
 from anyio import to_thread
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from api import db, jsonbody
 from api.config import Settings, get_settings
@@ -21,6 +23,7 @@ from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.http import admin, exercises, health, progress, questions, submissions, users
+from api.http.deleted import learner_deleted
 from api.http.deps import AppContext
 from api.http.fairness import GradingLimits, GradingTurns, SharedGradingLimits
 from api.http.hold import paused_answer, practice_hold
@@ -192,6 +195,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Refusals that always serialise, whatever the body held (NaN, huge values): api.http.refusals.
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(PracticePaused, paused_answer)
+    # A learner deleted while their request ran (its rows refused, or gone): api.http.deleted.
+    app.add_exception_handler(IntegrityError, learner_deleted)
+    app.add_exception_handler(ObjectDeletedError, learner_deleted)
+    app.add_exception_handler(StaleDataError, learner_deleted)
     for module in (health, users, exercises, submissions, progress, questions, admin):
         app.include_router(module.router)
     app.include_router(interviews_router)

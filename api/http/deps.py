@@ -15,6 +15,7 @@ from api.config import Settings
 from api.content.catalog import Exercise
 from api.content.questions import QuestionBank
 from api.grading.grader import Grader
+from api.http.deleted import remember_user
 from api.http.fairness import GradingLimits, GradingTurns
 from api.http.ratelimits import ClientLimits
 from api.learning.tokens import hash_token as hash_token  # re-exported: routes import it from here
@@ -89,6 +90,8 @@ def token_user(request: Request, session: Session, token: str) -> User | None:
         return user
     user = user_by_token(session, token)
     request.state.token_user = (token, session, user)
+    if user is not None:
+        remember_user(request, user)
     return user
 
 

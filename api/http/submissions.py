@@ -197,8 +197,18 @@ def _static_refusal(
 
 
 def _reread(session: Session, row: Submission) -> Submission:
-    session.refresh(row)
-    return row
+    found = session.exec(
+        select(Submission)
+        .where(col(Submission.id) == row.id)
+        .execution_options(populate_existing=True)
+    ).first()
+    if found is None:
+        # Its learner was deleted while the code was graded: answered as api.http.deleted
+        # answers any request of a deleted learner.
+        raise HTTPException(
+            401, detail="This learner was deleted", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return found
 
 
 def _refuse_past_open_jobs(session: Session, user_id: int, limit: int) -> None:

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, Table, delete, false, or_, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel, col
 
 import api.models  # noqa: F401  (registers every table on SQLModel.metadata)
 from api.learning import sessions
 from api.learning.tokens import hash_token, new_token
-from api.models import User, utcnow
+from api.models import Submission, User, utcnow
 
 USER_TABLE = "user"
 
@@ -79,24 +80,44 @@ def owned_tables() -> dict[str, Owned]:
     return found
 
 
+# A deletion meets the learner's own requests still running: one may insert a row after the
+# children's deletion (the user's then fails on its foreign key), or PostgreSQL may end one of
+# the two to break a deadlock. Either way this transaction is rolled back whole and run again.
+_DELETE_TRIES = 5
+
+
 def delete_learner(session: Session, *, user_id: int) -> dict[str, int] | None:
     """Delete a learner and every row they own, in one transaction; the rows deleted per table,
-    or None when there is no such user. Children go first, so foreign keys hold throughout."""
-    # FOR UPDATE (PostgreSQL): a second deletion of this learner waits for this one and then
-    # finds nobody; a row the learner's own request inserts meanwhile waits too, instead of
-    # landing between the children's deletion and the user's and failing this one.
-    locked = select(User).where(col(User.id) == user_id).with_for_update()
-    user = session.execute(locked).scalars().first()
-    if user is None:
+    or None when there is no such user (another deletion of them came first). Children go
+    first, so foreign keys hold throughout."""
+    for attempt in range(_DELETE_TRIES):
+        try:
+            return _delete_once(session, user_id)
+        except (IntegrityError, OperationalError):
+            session.rollback()
+            if attempt == _DELETE_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _delete_once(session: Session, user_id: int) -> dict[str, int] | None:
+    if session.get(User, user_id, populate_existing=True) is None:
         return None
+    # The learner's submissions first, FOR UPDATE (PostgreSQL): a grading recording its verdict
+    # holds its submission's row and then the review card's, so taking the submissions before
+    # any card is the one order in which the two never wait for each other in a circle.
+    session.execute(
+        select(Submission.__table__.c.id)  # type: ignore[attr-defined]
+        .where(Submission.__table__.c.user_id == user_id)  # type: ignore[attr-defined]
+        .with_for_update()
+    ).all()
     counts: dict[str, int] = {}
     for owned in reversed(list(owned_tables().values())):
         result = session.execute(delete(owned.table).where(owned.rows_of(user_id)))
         counts[owned.table.name] = int(result.rowcount)  # type: ignore[attr-defined]
     gone = session.execute(delete(User.__table__).where(User.__table__.c.id == user_id))  # type: ignore[attr-defined]
     if gone.rowcount != 1:  # type: ignore[attr-defined]
-        # SQLite: another deletion read the learner too and committed first (writers wait for
-        # each other, readers do not); only one of them says it deleted anything.
+        # Another deletion of this learner committed first: only one of them says it deleted.
         session.rollback()
         return None
     counts[USER_TABLE] = 1

@@ -11,7 +11,8 @@ import logging
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
 
 from api.content.catalog import Exercise
 from api.grading.grader import Grader
@@ -27,15 +28,23 @@ def record(
     session: Session, *, submission_id: int, exercise: Exercise, verdict: StoredVerdict
 ) -> Submission | None:
     """Store the verdict and reschedule the learner's review card, in one transaction, unless
-    the submission already has its outcome (a second grading of it): then None, nothing
-    written."""
-    row = submissions.finish(session, submission_id=submission_id, verdict=verdict)
-    if row is None:
+    the submission already has its outcome (a second grading of it) or is gone (its learner
+    was deleted while it was graded): then None, nothing written."""
+    try:
+        row = submissions.finish(session, submission_id=submission_id, verdict=verdict)
+        if row is None:
+            return None
+        practice.record_verdict(
+            session, user_id=row.user_id, exercise=exercise, submission=row, now=datetime.now(UTC)
+        )
+        session.commit()
+    except IntegrityError:
+        # PostgreSQL: the learner's deletion committed between the verdict's row and the review
+        # card's, whose foreign key then refused it. Anything else is not ours to hide.
+        session.rollback()
+        if session.exec(select(Submission.id).where(Submission.id == submission_id)).first():
+            raise
         return None
-    practice.record_verdict(
-        session, user_id=row.user_id, exercise=exercise, submission=row, now=datetime.now(UTC)
-    )
-    session.commit()
     return row
 
 
@@ -76,5 +85,9 @@ def grade_stored(
             )
         recorded = record(session, submission_id=submission_id, exercise=exercise, verdict=verdict)
         if recorded is None:
-            log.info("submission %s was graded twice; the first verdict stands", submission_id)
+            log.info(
+                "submission %s: not recorded (graded twice, the first verdict stands; or its"
+                " learner was deleted meanwhile)",
+                submission_id,
+            )
         return recorded

@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Form, Request
 from sqlmodel import Session
 
+from api.http.deleted import remember_user
 from api.http.deps import SessionDep, user_by_token
 from api.learning import sessions
 from api.models import BrowserSession, User
@@ -92,6 +93,8 @@ def page_session(request: Request) -> WebSession:
 def web_session(request: Request, session: SessionDep) -> WebSession:
     cookie = _cookie(request, SESSION_COOKIE)
     found = sessions.find(session, cookie, now=datetime.now(UTC))
+    if found:
+        remember_user(request, found[1])
     visitor = _cookie(request, VISITOR_COOKIE)
     lang = lang_from(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
     return WebSession(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -220,3 +221,40 @@ def test_one_of_simultaneous_deletions_deletes(deployment: Deployment, bank: Que
     assert deleted["user"] == 1 and deleted["submission"] > 0, deleted
     left = _counts(deployment.database_url, doomed)
     assert not any(left.values()), left
+
+
+def test_deleting_learners_while_their_code_is_graded(deployment: Deployment) -> None:
+    """The operator deletes learners whose submissions are being graded, at staggered moments:
+    every deletion succeeds and leaves nothing of theirs; each learner's request answers its
+    verdict (201) or, deleted first, as an unknown token (401); never a 500. Both databases
+    used to answer 500s here (the submission's row gone when it was read back, a row written
+    after the deletion refused by its foreign key)."""
+    log_start = deployment.server.log.stat().st_size
+    outcomes: list[tuple[int, int]] = []
+    for k in range(10):
+        learner, token = deployment.new_learner(f"Graded then gone {k}")
+        answers: dict[str, int] = {}
+
+        def submit(token: str = token, answers: dict[str, int] = answers) -> None:
+            with deployment.server.client(token) as c:
+                answers["submit"] = c.post(
+                    "/exercises/layer_norm/submissions", json={"code": SOLUTION}
+                ).status_code
+
+        def remove(learner: int = learner, k: int = k, answers: dict[str, int] = answers) -> None:
+            time.sleep(0.015 * k)
+            with deployment.as_operator() as op:
+                answers["delete"] = op.delete(f"/admin/learners/{learner}").status_code
+
+        threads = [threading.Thread(target=submit), threading.Thread(target=remove)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        outcomes.append((answers["submit"], answers["delete"]))
+        left = _counts(deployment.database_url, learner)
+        assert not any(left.values()), (k, left)
+    assert all(d == 200 for _, d in outcomes), outcomes
+    assert all(s in (201, 401) for s, _ in outcomes), outcomes
+    logged = deployment.server.log.read_bytes()[log_start:].decode(errors="replace")
+    assert "Traceback" not in logged, logged[-3000:]
