@@ -10,7 +10,7 @@ import torch
 from anyio import to_thread
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from api import db, jsonbody
@@ -196,7 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(PracticePaused, paused_answer)
     # A learner deleted while their request ran (its rows refused, or gone): api.http.deleted.
-    app.add_exception_handler(IntegrityError, learner_deleted)
+    app.add_exception_handler(DBAPIError, learner_deleted)
     app.add_exception_handler(ObjectDeletedError, learner_deleted)
     app.add_exception_handler(StaleDataError, learner_deleted)
     for module in (health, users, exercises, submissions, progress, questions, admin):

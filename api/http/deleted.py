@@ -2,9 +2,10 @@
 not a 500.
 
 An operator may delete a learner whose code is being graded or whose answer is being stored.
-The request's write then refers to a user no longer there (a foreign key refuses it) or finds
-its own row gone. When the request's user is indeed gone, it is answered as an unknown token
-(401; a page sends the browser to sign in); any other integrity error stays a server error.
+The request's write then refers to a user no longer there (a foreign key refuses it), finds its
+own row gone, or is the one PostgreSQL ends to break a deadlock with the deletion. When the
+request's user is indeed gone, it is answered as an unknown token (401; a page sends the
+browser to sign in); any other database error stays a server error.
 """
 
 from __future__ import annotations
