@@ -85,9 +85,8 @@ def grade_stored(
             )
         recorded = record(session, submission_id=submission_id, exercise=exercise, verdict=verdict)
         if recorded is None:
-            log.info(
-                "submission %s: not recorded (graded twice, the first verdict stands; or its"
-                " learner was deleted meanwhile)",
-                submission_id,
-            )
+            if session.get(Submission, submission_id, populate_existing=True) is None:
+                log.info("submission %s: its learner was deleted meanwhile", submission_id)
+            else:
+                log.info("submission %s was graded twice; the first verdict stands", submission_id)
         return recorded
