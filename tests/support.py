@@ -9,12 +9,13 @@ import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from api.grading.grader import Grader
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+T = TypeVar("T")
 
 
 def known_mistakes(slug: str = "layer_norm") -> list[str]:
@@ -180,3 +184,25 @@ def browser_cookie(server: Server, token: str) -> str:
         cookie = r.cookies.get("addnorm_session")
         assert cookie, r.headers
         return cookie
+
+
+def at_once(count: int, send: Callable[[], T]) -> list[T]:
+    """``send()`` run ``count`` times at the same moment (threads behind one barrier), for the
+    races a group deployment meets: every result, in no particular order."""
+    barrier = threading.Barrier(count)
+    results: list[T] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        barrier.wait()
+        result = send()
+        with lock:
+            results.append(result)
+
+    threads = [threading.Thread(target=one) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert len(results) == count, f"{count - len(results)} of {count} did not finish"
+    return results

@@ -16,7 +16,7 @@ import api.models  # noqa: F401  (every table on SQLModel.metadata)
 from api import db
 from api.content.questions import QuestionBank
 from tests.admin.conftest import Deployment
-from tests.support import REPO, browser_cookie
+from tests.support import REPO, at_once, browser_cookie
 
 UNBIASED = (
     REPO / "exercises" / "layer_norm" / "variants" / "failed_unbiased_variance.py"
@@ -199,22 +199,12 @@ def test_one_of_simultaneous_deletions_deletes(deployment: Deployment, bank: Que
     (each used to answer 200 with "1 user deleted", an operator's record that lied)."""
     doomed, token = deployment.new_learner("Deleted Twice")
     _populate(deployment, token, bank)
-    barrier = threading.Barrier(8)
-    answers: list[httpx.Response] = []
-    lock = threading.Lock()
 
-    def delete() -> None:
+    def delete() -> httpx.Response:
         with deployment.as_operator() as op:
-            barrier.wait()
-            answer = op.delete(f"/admin/learners/{doomed}")
-        with lock:
-            answers.append(answer)
+            return op.delete(f"/admin/learners/{doomed}")
 
-    threads = [threading.Thread(target=delete) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
+    answers = at_once(8, delete)
     statuses = sorted(a.status_code for a in answers)
     assert statuses == [200] + [404] * 7, statuses
     deleted = next(a for a in answers if a.status_code == 200).json()["rows"]

@@ -11,7 +11,6 @@ limiter, decides how many submissions run at once.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,7 +24,7 @@ from api.content.questions import load_question_bank
 from api.db import make_engine
 from api.learning import review
 from tests.admin.conftest import fresh_database
-from tests.support import REPO, Server, start_server, stop_server
+from tests.support import REPO, Server, at_once, start_server, stop_server
 
 AT_ONCE = 8
 MAX_ATTEMPTS = 3  # the default of POST /interviews
@@ -59,24 +58,11 @@ def racing_server(racing: Racing) -> Server:
 
 
 def _together(server: Server, token: str, path: str, body: dict[str, Any] | None) -> list[int]:
-    barrier = threading.Barrier(AT_ONCE)
-    statuses: list[int] = []
-    lock = threading.Lock()
-
-    def send() -> None:
+    def send() -> int:
         with server.client(token) as client:
-            barrier.wait()
-            response = client.post(path, json=body)
-        with lock:
-            statuses.append(response.status_code)
+            return client.post(path, json=body).status_code
 
-    threads = [threading.Thread(target=send) for _ in range(AT_ONCE)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert len(statuses) == AT_ONCE
-    return sorted(statuses)
+    return sorted(at_once(AT_ONCE, send))
 
 
 def _interview(server: Server, token: str) -> dict[str, Any]:

@@ -10,13 +10,12 @@ on SQLite and on PostgreSQL (tests/api/conftest.py).
 from __future__ import annotations
 
 import json
-import threading
 
 from sqlalchemy import text
 
 from api.content.questions import TrueFalseQuestion, load_question_bank
 from api.db import make_engine
-from tests.support import REPO, Server
+from tests.support import REPO, Server, at_once
 
 # Each question is answered right by two requests at once: a new card rated Good twice leaves
 # its learning steps (fsrs state 2, Review); rated once, it is still learning (state 1).
@@ -25,25 +24,13 @@ REVIEW_STATE = 2
 
 
 def _answer_together(server: Server, token: str, question: TrueFalseQuestion) -> list[int]:
-    barrier = threading.Barrier(2)
-    statuses: list[int] = []
-    lock = threading.Lock()
-
-    def answer() -> None:
+    def answer() -> int:
         with server.client(token) as client:
-            barrier.wait()
-            response = client.post(
+            return client.post(
                 f"/questions/{question.id}/answers", json={"answer": question.answer}
-            )
-        with lock:
-            statuses.append(response.status_code)
+            ).status_code
 
-    threads = [threading.Thread(target=answer) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    return statuses
+    return sorted(at_once(2, answer))
 
 
 def test_simultaneous_answers_are_both_counted(server: Server, database_url: str) -> None:

@@ -8,33 +8,21 @@ it (401). Runs on SQLite and on PostgreSQL (tests/api/conftest.py).
 
 from __future__ import annotations
 
-import threading
-
 import httpx
 
-from tests.support import Server
+from tests.support import Server, at_once
 
 AT_ONCE = 8
 
 
 def test_one_of_simultaneous_rotations_gives_the_token(server: Server) -> None:
     token = server.new_learner("rotates twice")
-    barrier = threading.Barrier(AT_ONCE)
-    answers: list[httpx.Response] = []
-    lock = threading.Lock()
 
-    def rotate() -> None:
+    def rotate() -> httpx.Response:
         with server.client(token) as client:
-            barrier.wait()
-            answer = client.post("/users/me/token")
-        with lock:
-            answers.append(answer)
+            return client.post("/users/me/token")
 
-    threads = [threading.Thread(target=rotate) for _ in range(AT_ONCE)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
+    answers = at_once(AT_ONCE, rotate)
     statuses = sorted(a.status_code for a in answers)
     assert statuses == [200] + [401] * (AT_ONCE - 1), statuses
     new = next(a for a in answers if a.status_code == 200).json()["token"]

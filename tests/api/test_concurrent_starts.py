@@ -8,32 +8,19 @@ PostgreSQL (tests/api/conftest.py).
 
 from __future__ import annotations
 
-import threading
-
-from tests.support import Server
+from tests.support import Server, at_once
 
 STARTS = 8
 
 
 def test_simultaneous_starts_give_one_interview(server: Server) -> None:
     token = server.new_learner("racer")
-    barrier = threading.Barrier(STARTS)
-    statuses: list[int] = []
-    lock = threading.Lock()
 
-    def start() -> None:
+    def start() -> int:
         with server.client(token) as client:
-            barrier.wait()
-            response = client.post("/interviews", json={"minutes": 30})
-        with lock:
-            statuses.append(response.status_code)
+            return client.post("/interviews", json={"minutes": 30}).status_code
 
-    threads = [threading.Thread(target=start) for _ in range(STARTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert len(statuses) == STARTS
+    statuses = at_once(STARTS, start)
     assert statuses.count(201) == 1, statuses
     assert sorted(set(statuses)) == [201, 409], statuses
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support import Server, start_server, stop_server
+from tests.support import Server, at_once, start_server, stop_server
 
 AT_ONCE = 4
 
@@ -195,23 +194,13 @@ def test_two_tabs_rotating_at_once_show_one_token_that_works(server: Server) -> 
         sign_in(client, token)
         form = csrf_of(client.get("/app/account").text)
         cookies = dict(client.cookies)
-    barrier = threading.Barrier(AT_ONCE)
-    answers: list[httpx.Response] = []
-    lock = threading.Lock()
 
-    def rotate() -> None:
+    def rotate() -> httpx.Response:
         with browser(server) as tab:
             tab.cookies.update(cookies)
-            barrier.wait()
-            answer = tab.post("/app/account/token", data={"csrf": form})
-        with lock:
-            answers.append(answer)
+            return tab.post("/app/account/token", data={"csrf": form})
 
-    threads = [threading.Thread(target=rotate) for _ in range(AT_ONCE)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
+    answers = at_once(AT_ONCE, rotate)
     statuses = sorted(a.status_code for a in answers)
     # One token shown. A tab that reached the rotation after the winner is sent back to the
     # account page; one whose session had already ended by then is refused (403) as any form.
