@@ -23,7 +23,7 @@ from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable
 from api.http import admin, exercises, health, progress, questions, submissions, users
-from api.http.deleted import learner_deleted
+from api.http.deleted import LearnerGone, learner_deleted
 from api.http.deps import AppContext
 from api.http.fairness import GradingLimits, GradingTurns, SharedGradingLimits
 from api.http.hold import paused_answer, practice_hold
@@ -199,6 +199,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(DBAPIError, learner_deleted)
     app.add_exception_handler(ObjectDeletedError, learner_deleted)
     app.add_exception_handler(StaleDataError, learner_deleted)
+    app.add_exception_handler(LearnerGone, learner_deleted)
     for module in (health, users, exercises, submissions, progress, questions, admin):
         app.include_router(module.router)
     app.include_router(interviews_router)

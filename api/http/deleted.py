@@ -18,6 +18,10 @@ from starlette.concurrency import run_in_threadpool
 from api.models import User
 
 
+class LearnerGone(Exception):
+    """Raised where a request finds its own row gone with its learner; answered below."""
+
+
 def remember_user(request: Request, user: User) -> None:
     """Note who the request acts for (a token's or a browser session's user)."""
     request.state.user_id = user.id

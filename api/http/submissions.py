@@ -15,6 +15,7 @@ from api.grading.pool import GradingLost, PoolBusy
 from api.grading.static import MAX_CODE_BYTES
 from api.grading.stored import stored
 from api.grading.verdict import Verdict
+from api.http.deleted import LearnerGone
 from api.http.deps import AppContext, AppDep, CurrentUser, ExerciseDep, RowId, SessionDep
 from api.http.fairness import NoTurn, Throttled
 from api.http.limited import client_key
@@ -203,11 +204,7 @@ def _reread(session: Session, row: Submission) -> Submission:
         .execution_options(populate_existing=True)
     ).first()
     if found is None:
-        # Its learner was deleted while the code was graded: answered as api.http.deleted
-        # answers any request of a deleted learner.
-        raise HTTPException(
-            401, detail="This learner was deleted", headers={"WWW-Authenticate": "Bearer"}
-        )
+        raise LearnerGone()  # deleted with its learner while the code was graded
     return found
 
 

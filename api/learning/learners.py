@@ -90,14 +90,12 @@ def delete_learner(session: Session, *, user_id: int) -> dict[str, int] | None:
     """Delete a learner and every row they own, in one transaction; the rows deleted per table,
     or None when there is no such user (another deletion of them came first). Children go
     first, so foreign keys hold throughout."""
-    for attempt in range(_DELETE_TRIES):
+    for _ in range(_DELETE_TRIES - 1):
         try:
             return _delete_once(session, user_id)
         except (IntegrityError, OperationalError):
             session.rollback()
-            if attempt == _DELETE_TRIES - 1:
-                raise
-    raise AssertionError("unreachable")
+    return _delete_once(session, user_id)
 
 
 def _delete_once(session: Session, user_id: int) -> dict[str, int] | None:
