@@ -4,6 +4,9 @@
 - verdicts per second with 16 concurrent clients, and how many requests failed; then again
   with the clients submitting ``layer_norm``'s known mistakes, which a timed session sees more
   of than correct code and which cost the service more (the diagnosis names the mistake);
+- one learner alone (``--spaced N``): submissions spaced beyond a case set's life, so that
+  each verdict pays for its own cases, reference and known mistakes' runs, as a learner
+  practising on their own does; the runs above submit back to back and share them;
 - the time of a fresh interpreter that imports torch and checks the same code, and the ratio;
 - the grader pool's memory (PSS of the zygote and its slot servers) under that load;
 - CPU time per verdict in both runs, split into the service process (HTTP, database, drawing
@@ -415,6 +418,47 @@ def mistakes_run(server: Server, tokens: list[str], per_client: int) -> float:
     return meter.per_verdict(ok + len(failures)).total
 
 
+# How long the service shares a case set (``api.grading.casesets.MAX_AGE``, not imported: the
+# load generator must not pay for torch). A submission after a longer pause draws its own.
+CASE_SET_LIFE = 2.0
+SETTLE = 0.3  # after a verdict: the child is reaped and the next one forked, counted too
+
+
+def spaced_run(server: Server, n: int) -> tuple[Cpu, Cpu]:
+    """One learner alone, as a learner really submits: each submission after a pause longer
+    than a case set lives, so that each verdict pays for its own draw, its reference and, when
+    it fails, its known mistakes' runs, which back-to-back submissions share 64 to a set.
+    CPU is counted around each submission only (from just before it until ``SETTLE`` after its
+    verdict): what the idle service spends in the pauses is not a verdict's."""
+    print(
+        f"\none learner alone, a submission every {CASE_SET_LIFE + 0.5:.1f} s or more (each on a"
+        f" case set of its own), {n} worked solutions then {n} of layer_norm's known mistakes:"
+    )
+    meter = CpuMeter(server.process.pid)
+    results = []
+    with Learner(server, server.new_learner("alone")) as learner:
+        for mistakes in (False, True):
+            spent = [0.0, 0.0, 0.0]
+            latencies = []
+            for k in range(n):
+                time.sleep(CASE_SET_LIFE + 0.5)
+                meter.start()
+                latencies.append(submit_nth(learner, 0, k, mistakes=mistakes))
+                time.sleep(SETTLE)
+                for i, figure in enumerate(meter.per_verdict(1)):
+                    spent[i] += figure
+            cpu = Cpu(*(s / n for s in spent))
+            label = "known mistakes" if mistakes else "worked solution"
+            print(
+                f"  {label}: p50 {percentile(latencies, 50):.1f} ms; CPU per verdict "
+                f"{cpu.total:.1f} ms (service {cpu.service:.1f} ms, grader pool {cpu.pool:.1f} ms,"
+                f" deciders {cpu.deciders:.1f} ms)"
+            )
+            results.append(cpu)
+    print(f"  failing / passing CPU per verdict: {results[1].total / results[0].total:.2f}x")
+    return results[0], results[1]
+
+
 def _throughput_round(
     repo: Path,
     concurrent: int,
@@ -607,6 +651,14 @@ def main() -> None:
     )
     parser.add_argument("--fresh", type=int, default=5, help="fresh-interpreter runs")
     parser.add_argument(
+        "--spaced",
+        type=int,
+        default=20,
+        metavar="N",
+        help="submissions each way (passing, failing) of one learner alone, spaced beyond a case"
+        " set's life (0: skip that part)",
+    )
+    parser.add_argument(
         "--repo", type=Path, default=None, help="benchmark this checkout instead (its .venv)"
     )
     parser.add_argument(
@@ -741,10 +793,11 @@ def main() -> None:
             failing_cpu = mistakes_run(server, tokens, args.per_client)
             print(f"\nfailing / passing CPU per verdict: {failing_cpu / passing_cpu:.2f}x")
             print("  (passing: the one-client run; failing: the 16-client run; goal: <= 1.3x)")
+            alone = spaced_run(server, args.spaced) if args.spaced > 0 else None
             if args.floor:
                 pass_floor = _floor("layer_norm", [SOLUTION])
                 fail_floor = _floor("layer_norm", MISTAKES)
-                print("floor (the same checks in one process: learner, reference, comparison):")
+                print("\nfloor (the same checks in one process: learner, reference, comparison):")
                 print(
                     f"  passing {pass_floor:.1f} ms, verdict {passing_cpu / pass_floor:.1f}x it"
                     " (goal: <= 2x)"
@@ -753,6 +806,12 @@ def main() -> None:
                     f"  failing {fail_floor:.1f} ms, verdict {failing_cpu / fail_floor:.1f}x it"
                     " (goal: <= 2.5x)"
                 )
+                if alone is not None:
+                    # The floor counts the reference in full, as a learner alone pays it.
+                    print(
+                        f"  a learner alone: passing {alone[0].total / pass_floor:.1f}x,"
+                        f" failing {alone[1].total / fail_floor:.1f}x (nothing shared)"
+                    )
         finally:
             stop_server(server)
 
