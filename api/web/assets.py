@@ -10,11 +10,13 @@ build time: nothing is compressed per request.
 from __future__ import annotations
 
 import json
+import os
 import re
 import stat as stat_mode
 from functools import lru_cache
 from pathlib import Path
 
+import anyio.to_thread
 from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
@@ -61,6 +63,15 @@ def _accepted(header: str) -> set[str]:
 class CompressedStatic(StaticFiles):
     """StaticFiles that answers with the precompressed twin when the client takes it."""
 
+    def _twin(self, path: str) -> tuple[str, os.stat_result | None]:
+        """``lookup_path`` of a twin's name, in a worker thread as StaticFiles looks up its own.
+        A name the file system refuses (a NUL byte; too long once ``.br`` is added) has no
+        twin: the plain file's lookup then answers it as StaticFiles answers any name."""
+        try:
+            return self.lookup_path(path)
+        except (OSError, ValueError):
+            return "", None
+
     async def get_response(self, path: str, scope: Scope) -> Response:
         accepted = _accepted(Headers(scope=scope).get("accept-encoding", ""))
         twin: Response | None = None
@@ -68,7 +79,7 @@ class CompressedStatic(StaticFiles):
             for coding, suffix in ENCODINGS:
                 if coding not in accepted:
                     continue
-                full, stat = self.lookup_path(path + suffix)
+                full, stat = await anyio.to_thread.run_sync(self._twin, path + suffix)
                 if stat is not None and full and stat_mode.S_ISREG(stat.st_mode):
                     plain = "text/javascript" if path.endswith(".js") else "text/css"
                     twin = FileResponse(

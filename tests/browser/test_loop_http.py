@@ -11,6 +11,7 @@ import re
 from html.parser import HTMLParser
 
 import httpx
+import pytest
 
 from api.web.assets import DIST
 from api.web.i18n import UI
@@ -58,6 +59,27 @@ def test_bundle_is_served_precompressed_under_hashed_names(server: Server) -> No
         style = client.get("/static/style.css")
         assert style.status_code == 200 and style.headers["cache-control"] == "no-cache"
         assert client.get("/static/dist/nope-AAAAAAAA.js").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/a%00.css",  # a NUL byte: no file system takes it
+        "/static/style.css%00.css",
+        "/static/" + "a" * 252 + ".css",  # a name of 256 bytes, too long once .br is added
+        "/static/dist/" + "a" * 300 + ".js",
+    ],
+)
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_name_no_file_system_takes_is_not_found_whatever_the_client_accepts(
+    server: Server, path: str, method: str
+) -> None:
+    """The precompressed twin's lookup once let these through to a 500 (the plain lookup
+    answered them 404): a browser sends ``Accept-Encoding: gzip, deflate, br`` with any URL."""
+    with _client(server) as client:
+        for accept in ("gzip, deflate, br", "gzip", "br", ""):
+            r = client.request(method, path, headers={"accept-encoding": accept})
+            assert r.status_code == 404, (accept, r.status_code, r.text[:200])
 
 
 def test_app_root_redirects_by_who_asks(server: Server) -> None:
