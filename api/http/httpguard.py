@@ -90,6 +90,14 @@ def _token_is_valid(scope: Scope, credential: tuple[str, str]) -> bool:
     return found is not None
 
 
+def head_bytes(scope: Scope) -> int:
+    """The request line and headers as they came on the wire, near enough: each header's name
+    and value with ': ' and CRLF, the method, target and version with their separators."""
+    line = len(scope["method"]) + len(scope.get("raw_path") or b"") + 12
+    line += len(scope.get("query_string") or b"") + 1
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+
+
 class BodyGuard:
     """Plain ASGI: the decorator-style HTTP middleware costs about a millisecond per request in
     task plumbing."""
@@ -109,6 +117,14 @@ class BodyGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if head_bytes(scope) > MAX_HEAD_BYTES:
+            # h11 bounds only a head still arriving: one that came whole in a single read
+            # (up to uvicorn's 64 KiB) was parsed however large. The bound holds either way.
+            await JSONResponse(
+                {"detail": f"Request head too large (limit {MAX_HEAD_BYTES} bytes)"},
+                status_code=431,
+            )(scope, receive, send)
             return
         headers = Headers(scope=scope)
         token = _token(headers)
