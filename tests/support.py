@@ -163,13 +163,37 @@ def start_server_on(
     raise RuntimeError(f"server did not come up:\n{log.read_text()}")
 
 
-def stop_server(server: Server) -> None:
+TRACEBACK = "Traceback (most recent call last):"
+
+
+def stop_server(server: Server, *, tracebacks: bool = False) -> None:
+    """Stop the server; then its log must hold no traceback. Each one is something that failed
+    where no test looked: a request answered 500, a grading or a diagnosis that raised (the
+    learner still gets a verdict, without the diagnosis). ``tracebacks``: the test provoked
+    them on purpose, and says so."""
     server.process.terminate()
     try:
         server.process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait()
+    if not tracebacks:
+        found = logged_tracebacks(server.log)
+        assert not found, f"the server logged {len(found)} traceback(s); the first:\n{found[0]}"
+
+
+def logged_tracebacks(log: Path, *, context: int = 40) -> list[str]:
+    """Each traceback in ``log``, with the line before it (what was logged with it) and up to
+    ``context`` lines of it."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    return [
+        "\n".join(lines[max(i - 1, 0) : i + context])
+        for i, line in enumerate(lines)
+        if line.startswith(TRACEBACK)
+    ]
 
 
 def browser_cookie(server: Server, token: str) -> str:
