@@ -524,12 +524,25 @@ AnswerValue: TypeAlias = int | list[int] | bool | float
 class AnswerShapeError(ValueError):
     """The answer does not have the shape the question type takes (the API's 422)."""
 
-    def __init__(self, question: Question, problem: str) -> None:
+    def __init__(self, question: Question, problem: str, problem_zh: str) -> None:
         self.question_id = question.id
         self.expected = expected_shape(question, "en")
         self.expected_zh = expected_shape(question, "zh")
         self.problem = problem
+        self.problem_zh = problem_zh
         super().__init__(f"Expected {self.expected}; {problem}")
+
+    def detail(self, lang: Lang) -> str:
+        """The refusal in the learner's language (the API's 422)."""
+        if lang == "zh":
+            return f"应为{self.expected_zh}；{self.problem_zh}"
+        return f"Expected {self.expected}; {self.problem}"
+
+
+def _got(raw: object) -> tuple[str, str]:
+    """What ``raw`` was, as a problem: ``("got a boolean", "收到的是布尔值")``."""
+    en, zh = _describe(raw)
+    return f"got {en}", f"收到的是{zh}"
 
 
 class AnswerResult(BaseModel):
@@ -551,27 +564,30 @@ def _is_int(value: object) -> bool:
 
 def _choice_index(question: ChoiceQuestion, raw: object) -> int:
     if not _is_int(raw):
-        raise AnswerShapeError(question, f"got {_describe(raw)}")
+        raise AnswerShapeError(question, *_got(raw))
     assert isinstance(raw, int)
     if not 0 <= raw < len(question.choices):
-        raise AnswerShapeError(question, f"index {raw} is out of range")
+        raise AnswerShapeError(question, f"index {raw} is out of range", f"下标 {raw} 超出范围")
     return raw
 
 
-def _describe(raw: object) -> str:
+def _describe(raw: object) -> tuple[str, str]:
+    """What kind of JSON value ``raw`` is, in English and in Chinese."""
     if raw is None:
-        return "null"
+        return "null", "null"
     if isinstance(raw, bool):
-        return "a boolean"
+        return "a boolean", "布尔值"
     if isinstance(raw, str):
-        return "a string"
+        return "a string", "字符串"
     if isinstance(raw, list | tuple):
-        return "a list"
+        return "a list", "列表"
     if isinstance(raw, dict):
-        return "an object"
+        return "an object", "对象"
     if isinstance(raw, float):
-        return "a non-integer number" if not raw.is_integer() else "a float"
-    return type(raw).__name__
+        return ("a non-integer number", "非整数") if not raw.is_integer() else ("a float", "浮点数")
+    if isinstance(raw, int):
+        return "int", "整数"
+    return type(raw).__name__, type(raw).__name__
 
 
 def normalise_answer(question: Question, raw_answer: object) -> AnswerValue:
@@ -581,23 +597,23 @@ def normalise_answer(question: Question, raw_answer: object) -> AnswerValue:
             return _choice_index(question, raw_answer)
         case MultipleSelectQuestion():
             if not isinstance(raw_answer, list | tuple):
-                raise AnswerShapeError(question, f"got {_describe(raw_answer)}")
+                raise AnswerShapeError(question, *_got(raw_answer))
             indices = [_choice_index(question, item) for item in raw_answer]
             if len(set(indices)) != len(indices):
-                raise AnswerShapeError(question, "an index is repeated")
+                raise AnswerShapeError(question, "an index is repeated", "有重复的下标")
             # An empty selection is a legitimate (wrong) answer: "none of these apply".
             return sorted(indices)
         case TrueFalseQuestion():
             if not isinstance(raw_answer, bool):
-                raise AnswerShapeError(question, f"got {_describe(raw_answer)}")
+                raise AnswerShapeError(question, *_got(raw_answer))
             return raw_answer
         case NumericQuestion():
             if not (_is_int(raw_answer) or isinstance(raw_answer, float)):
-                raise AnswerShapeError(question, f"got {_describe(raw_answer)}")
+                raise AnswerShapeError(question, *_got(raw_answer))
             assert isinstance(raw_answer, int | float)
             value = float(raw_answer)
             if not math.isfinite(value):
-                raise AnswerShapeError(question, "got a non-finite number")
+                raise AnswerShapeError(question, "got a non-finite number", "收到的不是有限数")
             return value
 
 

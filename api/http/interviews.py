@@ -21,7 +21,6 @@ from api.content.catalog import Lang
 from api.content.questions import TOPICS, AnswerShapeError, Topic
 from api.http.deps import AppDep, CurrentUser, RowId, SessionDep
 from api.http.limited import client_key
-from api.http.questions import shape_error_detail
 from api.http.submissions import grade_submission
 from api.jsonbody import Body
 from api.learning import interview_records as records
@@ -290,7 +289,7 @@ def create_interview_answer(
         raise _refuse(exc) from None
     except AnswerShapeError as exc:
         lang: Lang = "zh" if row.lang == "zh" else "en"
-        raise HTTPException(422, detail=shape_error_detail(exc, lang)) from None
+        raise HTTPException(422, detail=exc.detail(lang)) from None
     return records.AnswerRecorded(
         position=position, recorded=True, remaining_seconds=records.remaining_seconds(row, now)
     )

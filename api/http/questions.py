@@ -89,15 +89,11 @@ def create_answer(
             now=now,
         )
     except AnswerShapeError as exc:
-        raise HTTPException(422, detail=shape_error_detail(exc, lang)) from None
+        raise HTTPException(422, detail=exc.detail(lang)) from None
     return AnswerChecked(
         **answered.result.model_dump(),
         next_review=NextReviewPublic.of(answered.next_review),
     )
-
-
-def shape_error_detail(exc: AnswerShapeError, lang: Lang) -> str:
-    return f"Expected {exc.expected_zh if lang == 'zh' else exc.expected}; {exc.problem}"
 
 
 @router.get("/review")

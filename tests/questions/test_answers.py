@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -164,6 +165,15 @@ def test_malformed_answers(question: Question, raw: object, expected: str, probl
     assert str(err).startswith("Expected ")
     assert err.question_id == question.id
     assert any("\u4e00" <= ch <= "\u9fff" for ch in err.expected_zh)
+    # The Chinese refusal is Chinese throughout, the problem too (it once read "Expected
+    # 一个选项下标整数 0..3; got a boolean"); JSON's own words (true, false, null) stay.
+    assert err.detail("en") == str(err)
+    assert not ENGLISH.search(err.detail("zh")), err.detail("zh")
+
+
+ENGLISH = re.compile(
+    r"\b(Expected|got|index|range|repeated|finite|boolean|string|list|object|float|number|int|a)\b"
+)
 
 
 # --------------------------------------------------------------------------- public view

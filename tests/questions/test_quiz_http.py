@@ -54,6 +54,15 @@ def test_malformed_answer_is_422_with_expected_shape(api: httpx.Client) -> None:
     assert r.status_code == 422 and "true or false" in r.json()["detail"]
 
 
+def test_a_malformed_answer_in_chinese_is_refused_in_chinese(api: httpx.Client) -> None:
+    url = "/questions/ffn-classic-formula/answers?lang=zh"
+    r = api.post(url, json={"answer": False})
+    assert r.status_code == 422
+    assert r.json()["detail"] == "应为一个选项下标整数 0..3；收到的是布尔值"
+    r = api.post(url, json={"answer": 9})
+    assert r.json()["detail"] == "应为一个选项下标整数 0..3；下标 9 超出范围"
+
+
 def test_unknown_question_is_404(api: httpx.Client) -> None:
     assert api.get("/questions/no-such-question").status_code == 404
     assert api.post("/questions/no-such-question/answers", json={"answer": 0}).status_code == 404
