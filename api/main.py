@@ -22,7 +22,16 @@ from api.grading import allowlist, longlived
 from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable
-from api.http import admin, exercises, health, progress, questions, submissions, users
+from api.http import (
+    admin,
+    exercises,
+    health,
+    openapi_doc,
+    progress,
+    questions,
+    submissions,
+    users,
+)
 from api.http.deleted import LearnerGone, learner_deleted
 from api.http.deps import AppContext
 from api.http.fairness import GradingLimits, GradingTurns, SharedGradingLimits
@@ -205,4 +214,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(interviews_router)
     # The browser UI (pages under /app, static files, CSP and other security headers).
     install_web_ui(app)
+    # /openapi.json also describes the refusals every route can answer: api.http.openapi_doc.
+    openapi_doc.install(app)
     return app

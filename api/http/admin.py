@@ -15,7 +15,7 @@ from sqlmodel import Session
 from api.content.catalog import Lang
 from api.http import health
 from api.http.deps import AppDep, CurrentOperator, RowId, SessionDep
-from api.http.downloads import cohort_export, learner_export
+from api.http.downloads import AS_FILE, cohort_export, learner_export
 from api.http.users import add_learner, learner_lang
 from api.learning import cohort, export, learners, registration, submissions
 from api.learning.verdict_i18n import render
@@ -205,7 +205,7 @@ def delete_learner(user_id: RowId, operator: CurrentOperator, session: SessionDe
     return Deleted(id=user_id, rows=rows)
 
 
-@router.get("/learners/{user_id}/export", response_model=None)
+@router.get("/learners/{user_id}/export", response_model=None, responses=AS_FILE)
 def export_learner(
     user_id: RowId,
     operator: CurrentOperator,
@@ -218,7 +218,7 @@ def export_learner(
     return learner_export(session, _learner(session, user_id), format, table)
 
 
-@router.get("/cohort", response_model=cohort.CohortView)
+@router.get("/cohort", response_model=cohort.CohortView, responses=AS_FILE)
 def read_cohort(
     operator: CurrentOperator,
     session: SessionDep,

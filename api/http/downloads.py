@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import HTTPException
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -9,6 +11,15 @@ from sqlmodel import Session
 from api.jsonbody import dumps
 from api.learning import cohort, export
 from api.models import User
+
+# A download's success in the published schema: the JSON, or with ``format=csv`` one table as
+# CSV (``/openapi.json`` would otherwise promise JSON alone).
+AS_FILE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The data as a file: JSON, or one table as CSV (format=csv)",
+        "content": {"application/json": {}, "text/csv": {"schema": {"type": "string"}}},
+    }
+}
 
 
 def download(body: str, *, filename: str, fmt: export.Format) -> Response:

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session, SQLModel
 
 from api.http.deps import AppDep, CurrentUser, SessionDep, hash_token
-from api.http.downloads import learner_export
+from api.http.downloads import AS_FILE, learner_export
 from api.http.limited import client_key
 from api.learning import export, learners, registration
 from api.learning.tokens import token_proof
@@ -108,7 +108,7 @@ def update_me(body: UserUpdate, user: CurrentUser, session: SessionDep) -> UserP
     return UserPublic(id=user.id, name=user.name, lang=learner_lang(user))
 
 
-@router.get("/users/me/export", response_model=None)
+@router.get("/users/me/export", response_model=None, responses=AS_FILE)
 def export_me(
     user: CurrentUser,
     session: SessionDep,

@@ -18,7 +18,12 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.support import Server
 
@@ -26,6 +31,17 @@ from tests.support import Server
 @pytest.fixture(scope="module")
 def learner_token(server: Server) -> str:
     return server.new_learner("fuzz")
+
+
+# Never a server error, and nothing the published schema does not describe: a status it does
+# not list, a content type it does not name, a body of another shape (a client generated from
+# the schema meets nothing it was not told of: api.http.openapi_doc).
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 def test_no_operation_answers_with_a_server_error(server: Server, learner_token: str) -> None:
@@ -54,7 +70,7 @@ def test_no_operation_answers_with_a_server_error(server: Server, learner_token:
         )
         def fuzz(case: Any) -> None:
             response = case.call(headers=headers, timeout=60)
-            case.validate_response(response, checks=[not_a_server_error])
+            case.validate_response(response, checks=CHECKS)
 
         try:
             fuzz()
@@ -102,3 +118,19 @@ def test_non_finite_and_huge_numbers_in_bodies_are_refused_in_words(
                 if response.status_code == 422:
                     assert response.json()["detail"]
     assert seen
+
+
+def test_the_schema_describes_every_refusal_and_every_download(server: Server) -> None:
+    doc = httpx.get(f"{server.url}/openapi.json", timeout=30).json()
+    refusal = {"$ref": "#/components/schemas/Refusal"}
+    operations = [(m, p, op) for p, item in doc["paths"].items() for m, op in item.items()]
+    assert len(operations) >= 15
+    for method, path, op in operations:
+        default = op["responses"].get("default")
+        assert default, f"{method} {path}: no default response for its refusals"
+        assert default["content"]["application/json"]["schema"] == refusal
+        invalid = op["responses"].get("422")
+        if invalid is not None:
+            assert refusal in invalid["content"]["application/json"]["schema"]["anyOf"]
+    for path in ("/users/me/export", "/admin/learners/{user_id}/export", "/admin/cohort"):
+        assert "text/csv" in doc["paths"][path]["get"]["responses"]["200"]["content"], path
