@@ -166,20 +166,19 @@ def start_server_on(
 TRACEBACK = "Traceback (most recent call last):"
 
 
-def stop_server(server: Server, *, tracebacks: bool = False) -> None:
+def stop_server(server: Server) -> None:
     """Stop the server; then its log must hold no traceback. Each one is something that failed
     where no test looked: a request answered 500, a grading or a diagnosis that raised (the
-    learner still gets a verdict, without the diagnosis). ``tracebacks``: the test provoked
-    them on purpose, and says so."""
+    learner still gets a verdict, without the diagnosis). No test of the suite provokes one on
+    purpose; one that must would say so here."""
     server.process.terminate()
     try:
         server.process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait()
-    if not tracebacks:
-        found = logged_tracebacks(server.log)
-        assert not found, f"the server logged {len(found)} traceback(s); the first:\n{found[0]}"
+    found = logged_tracebacks(server.log)
+    assert not found, f"the server logged {len(found)} traceback(s); the first:\n{found[0]}"
 
 
 def logged_tracebacks(log: Path, *, context: int = 40) -> list[str]:
