@@ -183,7 +183,8 @@ def stop_server(server: Server) -> None:
 
 def logged_tracebacks(log: Path, *, context: int = 40) -> list[str]:
     """Each traceback in ``log``, with the line before it (what was logged with it) and up to
-    ``context`` lines of it."""
+    ``context`` lines of it. Found anywhere in a line: uvicorn logs some behind its own prefix
+    (``ERROR:    Traceback ...``, a lifespan that raised)."""
     try:
         lines = log.read_text(errors="replace").splitlines()
     except FileNotFoundError:
@@ -191,7 +192,7 @@ def logged_tracebacks(log: Path, *, context: int = 40) -> list[str]:
     return [
         "\n".join(lines[max(i - 1, 0) : i + context])
         for i, line in enumerate(lines)
-        if line.startswith(TRACEBACK)
+        if TRACEBACK in line
     ]
 
 

@@ -29,6 +29,17 @@ def test_a_logged_traceback_is_found_with_what_was_logged_with_it(tmp_path: Path
     ]
 
 
+def test_a_traceback_behind_a_log_prefix_is_found(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_text(
+        "INFO:     Waiting for application startup.\nERROR:    " + SAMPLE.split("\n", 2)[2]
+    )
+    found = logged_tracebacks(log, context=1)
+    assert found == [
+        "INFO:     Waiting for application startup.\nERROR:    Traceback (most recent call last):"
+    ]
+
+
 def test_a_clean_log_and_a_missing_one_hold_none(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     log.write_text(SAMPLE.replace("Traceback (most recent call last):", "no traceback here"))
