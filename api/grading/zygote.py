@@ -26,7 +26,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -385,6 +385,22 @@ def _fork_slot(slot: int, ctx: _Context) -> int:
     return pid
 
 
+def make_ready(banned: Sequence[Sequence[str]]) -> dict[sandbox.Layer, sandbox.LayerStatus]:
+    """Everything the zygote does before its first fork, in order; the sandbox's layers as
+    probed. Also what ``scripts/child_cost.py`` builds its measuring zygote with."""
+    # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
+    _warm_up()
+    # Each exercise's banned operators resolved once here, not in every child (tripwire.prepare).
+    tripwire.prepare(banned)
+    # After warm-up (which may touch them) and before any fork: torch's Python implementations
+    # of whole operators raise from now on in this process and every child (tripwire).
+    tripwire.disable_private_implementations()
+    gc.collect()
+    gc.freeze()  # children then do not copy the zygote's objects when the collector runs
+    hugepages.collapse_anonymous_memory()  # cheaper forks: see the module
+    return sandbox.prepare()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="api.grading.zygote")
     parser.add_argument("--fds", required=True, help="comma-separated slot socket fds")
@@ -419,17 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         uid_base=UID_RANGE_START + os.getpid() * MAX_SLOTS,
     )
 
-    # Warm first: prepare() then drops what warming left behind (linecache of grader sources).
-    _warm_up()
-    # Each exercise's banned operators resolved once here, not in every child (tripwire.prepare).
-    tripwire.prepare(config.banned)
-    # After warm-up (which may touch them) and before any fork: torch's Python implementations
-    # of whole operators raise from now on in this process and every child (tripwire).
-    tripwire.disable_private_implementations()
-    gc.collect()
-    gc.freeze()  # children then do not copy the zygote's objects when the collector runs
-    hugepages.collapse_anonymous_memory()  # cheaper forks: see the module
-    status = sandbox.prepare()
+    status = make_ready(config.banned)
     missing = sandbox.check_profile(profile, status)
     active = set(sandbox.layers_for(profile, status)) if not missing else set()
     layers = {
