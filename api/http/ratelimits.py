@@ -1,9 +1,10 @@
-"""Rate limits by client address and by learner, from the ``limits`` library (moving windows).
+"""Rate limits by client address and by learner, in moving windows.
 
-In this process's memory by default; in Redis when one is configured (queue mode), so every
-API process counts against one limit, as the grading limits in ``api.http.fairness`` do. If Redis
-cannot be reached the count falls back to this process's memory (logged): the limit then holds
-per process instead of per deployment, which is weaker but still a bound.
+In this process's memory by default (``moving_window``); in Redis when one is configured (queue
+mode), through the ``limits`` library, so every API process counts against one limit, as the
+grading limits in ``api.http.fairness`` do. If Redis cannot be reached the count falls back to
+this process's memory (logged): the limit then holds per process instead of per deployment,
+which is weaker but still a bound.
 
 Each refusal is ``Limited``: a 429 with ``Retry-After`` and a one-line reason in English and
 Chinese (``api.http.limited`` turns it into the answer).
@@ -17,10 +18,11 @@ import time
 from dataclasses import dataclass
 
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
-from limits.storage import MemoryStorage, RedisStorage
+from limits.storage import RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from api.config import Settings
+from api.http.moving_window import MovingWindows
 
 log = logging.getLogger("addnorm.ratelimits")
 
@@ -111,7 +113,7 @@ class ClientLimits:
     def __init__(self, settings: Settings) -> None:
         self.rules = rules(settings)
         self.static_budget = settings.static_rejections_stored_per_hour
-        self._memory = MovingWindowRateLimiter(MemoryStorage())
+        self._memory = MovingWindows()
         self._shared: MovingWindowRateLimiter | None = None
         url = settings.shared_redis_url
         if url is not None:
@@ -133,8 +135,7 @@ class ClientLimits:
                 return allowed, reset
             except Exception as exc:  # redis errors come in several classes
                 log.warning("shared rate limits unavailable, counting in this process: %s", exc)
-        allowed = self._memory.hit(rule.item, key)
-        return allowed, self._memory.get_window_stats(rule.item, key).reset_time
+        return self._memory.hit(key, rule.item.amount, rule.item.get_expiry())
 
     def hit(self, name: str, key: str | int) -> None:
         """Count one request of kind ``name`` for ``key`` (an address or a learner id), or raise
