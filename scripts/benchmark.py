@@ -516,7 +516,8 @@ def interleaved(
     then the medians.
 
     On a shared or virtual machine one run of a build varies by 15% and more (whatever the
-    neighbours do): builds are compared by rounds that alternate, not by runs taken apart."""
+    neighbours do): builds are compared by rounds that alternate, not by runs taken apart, and
+    each round runs them in the other order from the round before."""
     rows: dict[str, list[tuple[float, ...]]] = {label: [] for label, _, _ in contenders}
     width = max(len(label) for label in rows)
 
@@ -531,7 +532,9 @@ def interleaved(
     print(f"throughput ({what}), {concurrent} clients x {per_client}, {rounds} interleaved rounds:")
     for r in range(rounds):
         print(f"  (sum(range(10000)) takes {interpreter_speed_us():.0f} µs in CPython now)")
-        for label, repo, env in contenders:
+        # The order turns every round, so that the machine's drift within a round (its speed
+        # moves for minutes at a time) does not always favour the same build.
+        for label, repo, env in contenders if r % 2 == 0 else contenders[::-1]:
             figures = _throughput_round(repo, concurrent, per_client, mistakes, env)
             rows[label].append(figures)
             print(line(f"round {r + 1}", label, figures), flush=True)
