@@ -195,7 +195,11 @@ def rotate_token(session: Session, user: User) -> str | None:
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         return None
-    session.commit()
+    # The learner's sessions end in the same transaction (``end_sessions`` commits both): a
+    # request signed in by one of them that reads the learner after the new token is written
+    # then finds its session over. Ended in a second transaction, a tab whose sign-in fell
+    # between the two read the new token as the one it carried and rotated again: two tabs
+    # were each shown a token, and only the later one worked.
     sessions.end_sessions(session, user.id)
     return token
 
