@@ -89,8 +89,8 @@ def sign_up(page: Page, server: Server, name: str) -> None:
     expect(page.get_by_test_id("token")).to_be_visible()
 
 
-def axe_clean(page: Page, axe_source: str, where: str) -> None:
-    page.wait_for_load_state("networkidle")
+def axe_clean(page: Page, axe_source: str, where: str, watch: Watch) -> None:
+    watch.idle(page)
     assert axe_violations(page, axe_source) == [], where
 
 
@@ -123,7 +123,7 @@ def test_practice_loop(
         expect(formulas).to_have_count(2)
         expect(formulas.nth(1)).to_contain_text(r"\sqrt{\sigma^2 + \varepsilon}")
         assert "$$" not in prompt.inner_text()
-        axe_clean(page, axe_source, "prompt")
+        axe_clean(page, axe_source, "prompt", watch)
 
         # Hints open in place: no page load, the hint appears in the panel.
         page.evaluate("window.__samePage = true")
@@ -165,7 +165,7 @@ def test_practice_loop(
         expect(groups.first.locator("tr.bad").first).to_be_visible()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], f"the page is {width}px wide at {size}"
-        axe_clean(page, axe_source, "failed verdict")
+        axe_clean(page, axe_source, "failed verdict", watch)
         shoot(page, screenshots, f"loop-{size}-{lang}-failed")
         if lang == "zh":
             assert english_in_chrome(page) == [], "English interface text on a Chinese page"
@@ -191,7 +191,7 @@ def test_practice_loop(
             "class", re.compile("passed")
         )
         expect(page.get_by_test_id("follow-ups").get_by_test_id("follow-up").first).to_be_visible()
-        axe_clean(page, axe_source, "passed verdict")
+        axe_clean(page, axe_source, "passed verdict", watch)
         if lang == "zh":
             assert english_in_chrome(page) == [], "English interface text on a Chinese page"
         shoot(page, screenshots, f"loop-{size}-{lang}-passed")
@@ -204,7 +204,7 @@ def test_practice_loop(
         assert solution.locator("[contenteditable=true]").count() == 0
         expect(page.get_by_test_id("solution-diff").locator(".del").first).to_be_attached()
         assert page.evaluate("window.__samePage === true"), "the solution reloaded the page"
-        axe_clean(page, axe_source, "solution")
+        axe_clean(page, axe_source, "solution", watch)
         if phone:
             page.get_by_test_id("tab-result").click()
         next_link = page.get_by_test_id("next-exercise")

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Route
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Route
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 LOCAL_HOSTS = {"127.0.0.1"}
 # axe-core impacts that fail a test; "moderate" and "minor" are reported, not fatal.
@@ -20,6 +21,8 @@ class Watch:
     requests: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    # Requests sent and not yet answered (or failed): what a page that never goes idle waits on.
+    pending: dict[Request, str] = field(default_factory=dict)
 
     def attach(self, context: BrowserContext) -> None:
         def route(r: Route) -> None:
@@ -35,6 +38,18 @@ class Watch:
 
         context.route("**/*", route)
         context.on("page", self._page)
+        context.on("request", lambda r: self.pending.__setitem__(r, r.url))
+        context.on("requestfinished", lambda r: self.pending.pop(r, None))
+        context.on("requestfailed", lambda r: self.pending.pop(r, None))
+
+    def idle(self, page: Page) -> None:
+        """``wait_for_load_state("networkidle")``, naming the requests still open if it never
+        comes (a CI run once timed out there with nothing to say which)."""
+        try:
+            page.wait_for_load_state("networkidle")
+        except PlaywrightTimeout as exc:
+            still = sorted(self.pending.values())
+            raise AssertionError(f"the page's network never went idle; open: {still}") from exc
 
     def _page(self, page: Page) -> None:
         def console(message: ConsoleMessage) -> None:
