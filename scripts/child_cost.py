@@ -65,9 +65,11 @@ def _huge_mib() -> int:
     return 0
 
 
-def _measured_child(job: bytes, slot: int, profile: sandbox.Profile, limits: Any) -> Any:
+def _measured_child(
+    job: bytes, slot: int, profile: sandbox.Profile, limits: Any
+) -> tuple[list[list[float]], float]:
     """A child as ``zygote._prefork_child`` forks it, reading its CPU and faults after each
-    stage; its readings come back on a pipe of their own."""
+    stage (its readings come back on a pipe of their own); with its CPU in all, in ms."""
     job_r, job_w = os.pipe()
     result_r, result_w = os.pipe()
     side_r, side_w = os.pipe()
@@ -106,12 +108,10 @@ def _measured_child(job: bytes, slot: int, profile: sandbox.Profile, limits: Any
     os.close(job_w)
     zygote._read_to_eof(result_r)
     os.close(result_r)
-    readings = json.loads(zygote._read_to_eof(side_r))
+    sent: list[list[float]] = json.loads(zygote._read_to_eof(side_r))
     os.close(side_r)
     _, _, usage = os.wait4(pid, 0)
-    total = (usage.ru_utime + usage.ru_stime) * 1000
-    # The child's clock starts at zero: its readings are its own from the fork on.
-    return readings, total, usage.ru_minflt
+    return sent, (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def _production_child(job: bytes, slot: int, profile: sandbox.Profile, limits: Any) -> float:
@@ -126,20 +126,24 @@ def _production_child(job: bytes, slot: int, profile: sandbox.Profile, limits: A
 
 
 def _slot_server(
-    jobs: dict[str, bytes], runs: int, profile: sandbox.Profile, limits: Any, arm: Any
+    jobs: dict[str, bytes],
+    runs: int,
+    profile: sandbox.Profile,
+    limits: Any,
+    arm: Callable[[], None],
 ) -> dict[str, Any]:
     """In a forked slot server: arm, then fork and measure ``runs`` children per job."""
     report: dict[str, Any] = {"huge_after_fork": _huge_mib()}
     arm()
     report["huge_after_arming"] = _huge_mib()
     for name, job in jobs.items():
-        stages: list[list[tuple[float, int]]] = []
-        exits, totals, production, forks, reaps = [], [], [], [], []
+        stages: list[list[list[float]]] = []
+        exits, totals, production, served, reaps = [], [], [], [], []
         for i in range(runs + 2):  # two to settle
             # The slot server's share: the fork, handing the job over, reading the answer.
             before = time.process_time()
-            readings, total, _ = _measured_child(job, 0, profile, limits)
-            fork_ms = (time.process_time() - before) * 1000
+            readings, total = _measured_child(job, 0, profile, limits)
+            served_ms = (time.process_time() - before) * 1000
             reap = time.process_time()
             sandbox.reap_slot(0, limits)
             reap_ms = (time.process_time() - reap) * 1000
@@ -151,7 +155,7 @@ def _slot_server(
             exits.append(total - readings[-1][0])
             totals.append(total)
             production.append(paid)
-            forks.append(fork_ms)
+            served.append(served_ms)
             reaps.append(reap_ms)
         report[name] = {
             "stages": [
@@ -164,7 +168,7 @@ def _slot_server(
             "exit": statistics.median(exits),
             "total": statistics.median(totals),
             "production": statistics.median(production),
-            "slot_server": statistics.median(forks) + statistics.median(reaps),
+            "slot_server": statistics.median(served) + statistics.median(reaps),
         }
     return report
 

@@ -103,25 +103,27 @@ def main() -> None:
     benchmark = importlib.import_module("benchmark")
     from api.grading import casesets
 
-    out = Path(tempfile.mkdtemp()) / "figures.json"
-    os.environ[OUT_ENV] = str(out)
     # The service as tests.support starts it, but through this script (unbuffered, as -u).
     support.SERVE = (sys.executable, "-u", str(Path(__file__).resolve()), "serve")
-
-    def snapshot(pid: int) -> dict[str, list[float]]:
-        os.kill(pid, signal.SIGUSR1)
-        for _ in range(100):
-            time.sleep(0.05)
-            if out.exists():
-                figures: dict[str, list[float]] = json.loads(out.read_text())
-                out.unlink()
-                return figures
-        raise SystemExit("the service wrote no figures")
-
     codes = benchmark.MISTAKES if args.failing else [benchmark.SOLUTION]
     expect = "failed" if args.failing else "passed"
     with tempfile.TemporaryDirectory() as tmp:
-        server = support.start_server(Path(tmp), **benchmark.BENCHMARK_LIMITS)
+        out = Path(tmp) / "figures.json"
+        os.environ[OUT_ENV] = str(out)
+
+        def snapshot(pid: int) -> dict[str, list[float]]:
+            os.kill(pid, signal.SIGUSR1)
+            for _ in range(100):
+                time.sleep(0.05)
+                if out.exists():
+                    figures: dict[str, list[float]] = json.loads(out.read_text())
+                    out.unlink()
+                    return figures
+            raise SystemExit("the service wrote no figures")
+
+        data = Path(tmp) / "data"
+        data.mkdir()
+        server = support.start_server(data, **benchmark.BENCHMARK_LIMITS)
         try:
             with benchmark.Learner(server, server.new_learner("cost")) as learner:
                 for i in range(10):

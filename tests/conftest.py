@@ -53,7 +53,15 @@ _HEAVY_FIXTURES = {
 }
 # A module that imports any of these starts processes of its own; so does a fixture defined in
 # such a module (tests/admin/conftest.py's `deployment`, whatever the fixture is called).
-_HEAVY_NAMES = ("subprocess", "Popen", "start_server", "learner_env", "GraderPool", "psycopg")
+_HEAVY_NAMES = (
+    "subprocess",
+    "Popen",
+    "start_server",
+    "run_script",
+    "learner_env",
+    "GraderPool",
+    "psycopg",
+)
 
 # Tests that must not run beside each other under pytest-xdist (`--dist loadgroup` sends one
 # group to one worker, in order): they watch timing (the fair-turn and grading-turn schedulers,

@@ -210,6 +210,20 @@ def browser_cookie(server: Server, token: str) -> str:
         return cookie
 
 
+def run_script(name: str, *args: str) -> str:
+    """``scripts/<name>`` run to its end with this interpreter, from the checkout; its standard
+    output, once it exited 0 (else the test fails with everything it printed)."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
 def at_once(count: int, send: Callable[[], T]) -> list[T]:
     """``send()`` run ``count`` times at the same moment (threads behind one barrier), for the
     races a group deployment meets: every result, in no particular order."""

@@ -4,11 +4,8 @@ submits over HTTP, and prints figures that nest as the calls do."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.support import run_script
 
 
 def _ms(text: str, label: str) -> float:
@@ -18,15 +15,7 @@ def _ms(text: str, label: str) -> float:
 
 
 def test_service_cost_counts_nested_parts_of_real_verdicts() -> None:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "service_cost.py"), "-n", "20", "--failing"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_script("service_cost.py", "-n", "20", "--failing")
     assert "known mistakes, 20 submissions back to back" in out
     assert _ms(out, "the service process in all") > 0
     request = _ms(out, "http.grade_submission")

@@ -4,11 +4,9 @@ prints every figure it promises: a measuring tool that rots silently misleads wh
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import run_script
+
 NUMBER = r"(-?\d+(?:\.\d+)?)"
 MS = r"-?\d+(?:\.\d+)? ms"  # a stage's CPU, when its faults are the figure read
 
@@ -20,15 +18,7 @@ def _figure(text: str, pattern: str) -> float:
 
 
 def test_child_cost_measures_every_stage_of_a_real_child() -> None:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "child_cost.py"), "--runs", "2"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_script("child_cost.py", "--runs", "2")
     worked, _, empty = out.partition("empty job (no cases)")
     assert empty, out
     # The worked solution's run touches the zygote's pages; running it again touches far fewer.
