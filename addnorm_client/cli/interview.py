@@ -228,7 +228,13 @@ def open_item(interview: IdArg, position: ItemArg) -> None:
         out.print(Text(str(it.get("ask") or it["question"]["prompt"])))
 
 
-@app.command("answer")
+# A numeric answer may be negative ("-0.5"), and an explanation may open with a dash: without
+# this, click reads either as an unknown option and stops with a usage error. These commands
+# take no options of their own but --help, which still works.
+_FREE_TEXT = {"ignore_unknown_options": True}
+
+
+@app.command("answer", context_settings=_FREE_TEXT)
 @friendly
 def answer(interview: IdArg, position: ItemArg, text: Annotated[str, typer.Argument()]) -> None:
     """Answer a question or follow-up: recorded, no word on whether it is right."""
@@ -247,7 +253,7 @@ def answer(interview: IdArg, position: ItemArg, text: Annotated[str, typer.Argum
     out.print(Text(f"item {position}: recorded"))
 
 
-@app.command("explain")
+@app.command("explain", context_settings=_FREE_TEXT)
 @friendly
 def explain(interview: IdArg, position: ItemArg, text: Annotated[str, typer.Argument()]) -> None:
     """Explain your code: why it is right and what it costs."""

@@ -127,3 +127,59 @@ def test_an_onsite_round_from_the_cli_in_chinese(signed_up: Learner, bank: Quest
     assert f"explained the code in {words} words" in en.stdout
     assert "Correctness" in en.stdout and "正确性" not in en.stdout
     assert "score" in en.stdout and "passed" in en.stdout and "得分" not in en.stdout
+
+
+# What parse_answer says when "-0.5" does not fit a question's type: the learner's own mistake,
+# named. A usage error ("No such option: -0") would mean the shell's words never reached it.
+_NOT_A_NUMBER_FOR = {
+    "single_choice": "choice numbers are",
+    "code_reading": "choice numbers are",
+    "multiple_select": "choice numbers are",
+    "true_false": "answer true or false",
+}
+
+
+def test_a_negative_number_and_a_leading_dash_reach_the_interview(
+    signed_up: Learner, bank: QuestionBank
+) -> None:
+    """Answers are typed as shell words: "-0.5" is a number, not an option. Every question of a
+    concepts round gets it: the numeric ones record it, the others refuse it in one line that
+    names what they take, and the report holds exactly that. An explanation that opens with a
+    dash (a list) is recorded too."""
+    r = signed_up.run("interview", "start", "--preset", "concepts", "--json")
+    assert r.returncode == 0, r.stderr
+    iv = json.loads(r.stdout)
+    number = str(iv["id"])
+    asked = 0
+    for it in iv["items"]:
+        if it["kind"] not in ("question", "follow_up"):
+            continue
+        at = str(it["position"])
+        assert signed_up.run("interview", "open", number, at).returncode == 0
+        done = signed_up.run("interview", "answer", number, at, "-0.5")
+        kind = bank.get(it["id"]).type
+        if kind == "numeric":
+            assert done.returncode == 0 and "recorded" in done.stdout, done.stderr
+        else:
+            assert _NOT_A_NUMBER_FOR[kind] in one_line_error(done), kind
+        asked += 1
+    assert asked >= 3, iv["items"]
+    finished = signed_up.run("interview", "finish", number, "--yes", "--json")
+    assert finished.returncode == 0, finished.stderr
+    report = json.loads(finished.stdout)["report"]
+    for item in report["items"]:
+        if bank.get(item["id"]).type == "numeric":
+            assert item["answer"] == -0.5 and item["result"] in ("correct", "wrong"), item
+        else:
+            assert item["answer"] is None and item["result"] == "not_answered", item
+    # An explanation written as a list, first line a dash.
+    started = signed_up.run("interview", "start", "--preset", "onsite", "--json")
+    assert started.returncode == 0, started.stderr
+    onsite = json.loads(started.stdout)
+    number, at = str(onsite["id"]), str(onsite["items"][-1]["position"])
+    assert signed_up.run("interview", "open", number, at).returncode == 0
+    listed = "- mean and variance over the last dim\n- eps inside the square root"
+    done = signed_up.run("interview", "explain", number, at, listed)
+    assert done.returncode == 0 and "recorded" in done.stdout, done.stderr
+    finished = signed_up.run("interview", "finish", number, "--yes", "--json")
+    assert json.loads(finished.stdout)["report"]["items"][-1]["explanation"] == listed
