@@ -3,13 +3,15 @@ PostgreSQL (``postgresql+psycopg://``) when ADDNORM_DATABASE_URL names it."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Connection, Engine, event, text
 from sqlmodel import Session, create_engine
 
 from api import jsonbody
@@ -60,15 +62,54 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, **_JSON_COLUMNS)
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, revision: str = "head", *, down: bool = False) -> None:
+    """Upgrade (or, for tests, ``down``-grade) the database to ``revision``, in one transaction."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            # N replicas start together: one migrates, the others wait and then find it done.
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        with _sqlite_migration_mode(connection) if sqlite else nullcontext(), connection.begin():
+            if sqlite:
+                # pysqlite opens a transaction only before a write, so a migration's first
+                # CREATE TABLE would commit by itself; this makes the whole migration one unit.
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            if connection.dialect.name == "postgresql":
+                # N replicas start together: one migrates, the others wait and then find it done.
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+                )
+            cfg.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(cfg, revision)
+            if sqlite:
+                _require_foreign_keys_hold(connection)
+
+
+@contextmanager
+def _sqlite_migration_mode(connection: Connection) -> Iterator[None]:
+    """Foreign keys off and transactions begun by hand while migrating; as they were after.
+
+    A revision that rebuilds a table drops the old one, which foreign keys would refuse (or
+    empty the tables that refer to it); SQLite lets them be switched only outside a transaction.
+    """
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    saved = raw.isolation_level
+    raw.isolation_level = None
+    connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    connection.commit()
+    try:
+        yield
+    finally:
+        raw.isolation_level = saved
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+
+
+def _require_foreign_keys_hold(connection: Connection) -> None:
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        # Raised inside the transaction: the migration is rolled back, nothing half-done stays.
+        raise RuntimeError(f"migration left rows that refer to nothing: {broken[:5]}")
 
 
 def sessions(engine: Engine) -> Iterator[Session]:

@@ -17,7 +17,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# Every table's ids only rise on SQLite too, as PostgreSQL's sequences do: without AUTOINCREMENT
+# the newest learner's id, deleted, goes to the next one to sign up (migration 0011 says more).
+IDS_NEVER_REUSED: dict[str, Any] = {"sqlite_autoincrement": True}
+
+
 class User(SQLModel, table=True):
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=80)
     token_hash: str = Field(index=True, unique=True, max_length=64)
@@ -64,7 +70,10 @@ class UserCreated(UserPublic):
 class Submission(SQLModel, table=True):
     # A learner's history on one exercise, in order: the review card reads the last pass and
     # the failures since it on every verdict, which must not cost more as the history grows.
-    __table_args__ = (Index("ix_submission_learner_exercise", "user_id", "exercise", "id"),)
+    __table_args__ = (
+        Index("ix_submission_learner_exercise", "user_id", "exercise", "id"),
+        IDS_NEVER_REUSED,
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
@@ -90,6 +99,7 @@ class SubmissionCreate(SQLModel):
 
 
 class QuestionAnswer(SQLModel, table=True):
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
     question_id: str = Field(index=True, max_length=80)
@@ -102,7 +112,7 @@ class QuestionAnswer(SQLModel, table=True):
 class ReviewCard(SQLModel, table=True):
     """Spaced-repetition state of one item (a question or an exercise) for one learner."""
 
-    __table_args__ = (UniqueConstraint("user_id", "kind", "item_id"),)
+    __table_args__ = (UniqueConstraint("user_id", "kind", "item_id"), IDS_NEVER_REUSED)
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
     kind: str = Field(max_length=16)  # question | exercise | follow_up | explain
@@ -126,6 +136,7 @@ class Interview(SQLModel, table=True):
             sqlite_where=text("state = 'running'"),
             postgresql_where=text("state = 'running'"),
         ),
+        IDS_NEVER_REUSED,
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -160,6 +171,7 @@ class Interview(SQLModel, table=True):
 class InterviewEvent(SQLModel, table=True):
     """An item of an interview opened or left: the time per item is measured between them."""
 
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     interview_id: int = Field(foreign_key="interview.id", index=True)
     position: int
@@ -170,6 +182,7 @@ class InterviewEvent(SQLModel, table=True):
 class InterviewAttempt(SQLModel, table=True):
     """One answer or one code submission given during an interview."""
 
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     interview_id: int = Field(foreign_key="interview.id", index=True)
     position: int
@@ -187,6 +200,7 @@ class HelpUse(SQLModel, table=True):
     """A hint rung or the worked solution shown to a learner: it lowers the exercise's next
     review rating (see api.help)."""
 
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
     exercise: str = Field(index=True, max_length=64)
@@ -198,7 +212,7 @@ class HelpUse(SQLModel, table=True):
 class Draft(SQLModel, table=True):
     """The code a learner is writing for an exercise, not yet submitted: one per exercise."""
 
-    __table_args__ = (UniqueConstraint("user_id", "exercise"),)
+    __table_args__ = (UniqueConstraint("user_id", "exercise"), IDS_NEVER_REUSED)
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)
     exercise: str = Field(max_length=64)
@@ -214,6 +228,7 @@ class Invite(SQLModel, table=True):
     """A code an operator made that lets ``uses`` learners sign up until ``expires_at``
     (ADDNORM_REGISTRATION=invite). Only the code's hash is stored, as for tokens."""
 
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     code_hash: str = Field(index=True, unique=True, max_length=64)
     uses: int
@@ -228,6 +243,7 @@ class BrowserSession(SQLModel, table=True):
     the learner's API token. Ended by signing out, by token rotation, or by the operator; it
     expires at ``expires_at`` whatever happens (see api.learning.sessions)."""
 
+    __table_args__ = IDS_NEVER_REUSED
     id: int | None = Field(default=None, primary_key=True)
     id_hash: str = Field(index=True, unique=True, max_length=64)
     user_id: int = Field(foreign_key="user.id", index=True)

@@ -194,6 +194,56 @@ def test_deleting_a_learner_leaves_no_row_of_theirs(
         assert c.get("/progress").json()["exercises"]["layer_norm"]["attempts"] == 1
 
 
+def _id_ranges(url: str, user_id: int) -> dict[str, tuple[int, int]]:
+    """(lowest, highest) id of the learner's rows, table by table, for the tables they fill."""
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            ranges = {}
+            for table in SQLModel.metadata.sorted_tables:
+                where = table.c.id == user_id if table.name == "user" else _theirs(table, user_id)
+                if where is None:
+                    continue
+                low, high = conn.execute(
+                    select(func.min(table.c.id), func.max(table.c.id)).where(where)
+                ).one()
+                if low is not None:
+                    ranges[table.name] = (low, high)
+            return ranges
+    finally:
+        engine.dispose()
+
+
+def test_a_deleted_learners_ids_are_never_given_again(
+    deployment: Deployment, bank: QuestionBank
+) -> None:
+    """The newest learner, with the newest row of every table they fill, is deleted; the next
+    learner's rows all get ids above theirs, in every table. (SQLite without AUTOINCREMENT gave
+    the newcomer the deleted learner's ids, so an operator's page still showing the deleted
+    learner would reset the newcomer's token, and an old submission link would open theirs.)"""
+    doomed, doomed_token = deployment.new_learner("Newest, then deleted")
+    _populate(deployment, doomed_token, bank)
+    theirs = _id_ranges(deployment.database_url, doomed)
+    assert {"user", "submission", "interview", "draft", "reviewcard"} <= set(theirs), theirs
+    with deployment.server.client(doomed_token) as c:
+        old_submission = max(r["id"] for r in c.get("/submissions").json())
+    with deployment.as_operator() as op:
+        assert op.delete(f"/admin/learners/{doomed}").status_code == 200
+
+    newcomer, newcomer_token = deployment.new_learner("Signed up after")
+    _populate(deployment, newcomer_token, bank)
+    mine = _id_ranges(deployment.database_url, newcomer)
+    assert set(mine) == set(theirs), (mine, theirs)
+    for table, (low, _) in mine.items():
+        assert low > theirs[table][1], (table, mine[table], theirs[table])
+    with deployment.as_operator() as op:
+        # Acting on the deleted learner from a stale page reaches no one.
+        assert op.post(f"/admin/learners/{doomed}/token").status_code == 404
+    with deployment.server.client(newcomer_token) as c:
+        assert c.get("/users/me").status_code == 200
+        assert c.get(f"/submissions/{old_submission}").status_code == 404
+
+
 def test_one_of_simultaneous_deletions_deletes(deployment: Deployment, bank: QuestionBank) -> None:
     """Eight deletions of one learner at once: one answers what it deleted, the others 404
     (each used to answer 200 with "1 user deleted", an operator's record that lied)."""

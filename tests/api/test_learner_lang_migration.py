@@ -7,9 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, create_engine, inspect, text
 from sqlmodel import SQLModel
@@ -33,11 +31,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
 
 
 def _migrate(engine: Engine, revision: str, *, down: bool = False) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(db.MIGRATIONS))
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        (command.downgrade if down else command.upgrade)(cfg, revision)
+    db.migrate(engine, revision, down=down)
 
 
 def _user_columns(engine: Engine) -> set[str]:

@@ -9,9 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import Column, Engine, Integer, MetaData, Table, func, inspect
 from sqlmodel import Session, SQLModel, select
@@ -123,11 +121,7 @@ def test_the_migrations_build_exactly_the_tables_the_models_declare(engine: Engi
 
 
 def test_the_interview_migration_goes_down_and_up_again(engine: Engine) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(db.MIGRATIONS))
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.downgrade(cfg, "0001")
-        assert not {"interview", "interviewattempt"} & set(inspect(connection).get_table_names())
-        command.upgrade(cfg, "head")
-        assert {"interview", "interviewattempt"} <= set(inspect(connection).get_table_names())
+    db.migrate(engine, "0001", down=True)
+    assert not {"interview", "interviewattempt"} & set(inspect(engine).get_table_names())
+    db.migrate(engine)
+    assert {"interview", "interviewattempt"} <= set(inspect(engine).get_table_names())
