@@ -7,6 +7,11 @@ problems). The service also refuses in words: 401 without a valid token, 404, 40
 with ``Retry-After``, 503 when the grader is busy, and 422s of its own (a quiz answer of the
 wrong shape), each as ``{"detail": "..."}``. So every operation gets a ``default`` response of
 that shape, and its 422 admits either form.
+
+FastAPI passes the schema through its OpenAPI model, whose bounds are floats: ``le=10`` on an
+integer field came out as ``10.0``, and a large one rounded (a client that compared in floats then
+sent values the service refused). Integer fields get their bounds back as integers; a bound above
+2**53, which a float may already have rounded, stops the schema from being built at all.
 """
 
 from __future__ import annotations
@@ -47,13 +52,40 @@ def with_refusals(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+# The largest integer every float (and every JavaScript client) holds exactly.
+EXACT_IN_A_FLOAT = 2**53
+
+
+def integer_bounds(node: Any) -> None:
+    """Every integer schema under ``node`` with its bounds as integers, in place."""
+    if isinstance(node, list):
+        for item in node:
+            integer_bounds(item)
+        return
+    if not isinstance(node, dict):
+        return
+    if node.get("type") == "integer":
+        for key in _BOUNDS:
+            bound = node.get(key)
+            if not isinstance(bound, float):
+                continue
+            if not bound.is_integer() or abs(bound) > EXACT_IN_A_FLOAT:
+                raise ValueError(f"integer bound {key}={bound!r} cannot be published exactly")
+            node[key] = int(bound)
+    for value in node.values():
+        integer_bounds(value)
+
+
 def install(app: FastAPI) -> None:
     """``app.openapi()`` as FastAPI builds it (once), with the refusals."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = with_refusals(build())
+            schema = with_refusals(build())
+            integer_bounds(schema)
+            app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
