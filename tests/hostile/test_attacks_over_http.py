@@ -36,7 +36,7 @@ import httpx
 import pytest
 
 from tests.hostile.attacks import ATTACKS, BENIGN, Attack, prelude
-from tests.hostile.conftest import OBSERVED, drop_ctx, make_ctx
+from tests.hostile.conftest import OBSERVED, drop_ctx, make_ctx, submit_attack
 from tests.hostile.probes import (
     OUTPUT_CAP,
     RESPONSE_CAP,
@@ -127,12 +127,9 @@ def test_attack(attack: Attack, server: Server, api: httpx.Client, ctx: Ctx) -> 
     before = needles(ctx)
     assert not leaks(code, None, before), "the attack's own code holds a secret"
 
-    started = time.monotonic()
-    r = api.post(SUBMIT, json={"code": code})
-    elapsed = time.monotonic() - started
-    verdict = r.json().get("verdict", "?") if r.status_code == 201 else f"HTTP {r.status_code}"
-    OBSERVED.append((PROFILE, attack.name, str(verdict), elapsed))
-
+    r, elapsed = submit_attack(
+        api, SUBMIT, code, profile=PROFILE, name=attack.name, verdicts=set(attack.verdicts)
+    )
     problems = _response_problems(attack, r, elapsed, needles(ctx))
     effects = side_effects(ctx)
     if effects:
