@@ -27,7 +27,7 @@ import jsonschema
 import pytest
 import yaml
 
-from tests.support import free_port
+from tests.support import free_port, logged_tracebacks
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "tests" / "data" / "compose-spec.json"
@@ -237,6 +237,10 @@ def api_process(
         yield proc, port, log
     finally:
         _stop(proc)
+    # As for every server the suite starts (tests.support.stop_server): a traceback in its log
+    # is a failure no request saw, the start-up's and the shutdown's included.
+    found = logged_tracebacks(log)
+    assert not found, f"`addnorm serve` logged {len(found)} traceback(s); the first:\n{found[0]}"
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
