@@ -23,7 +23,7 @@ from pathlib import Path
 import psycopg
 import redis
 
-from tests.support import REPO, free_port
+from tests.support import REPO, free_port, logged_tracebacks
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 SYSTEM_REDIS = "redis://127.0.0.1:6379/0"
@@ -120,10 +120,14 @@ class Worker:
     log: Path
 
     def kill(self) -> None:
-        """kill -9 of the worker and everything it started (its grader zygote)."""
+        """kill -9 of the worker and everything it started (its grader zygote); then, as for a
+        server (tests.support.stop_server), its log must hold no traceback: the workers of these
+        tests meet dead brokers, cut links and killed peers, and report them without one."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
+        found = logged_tracebacks(self.log)
+        assert not found, f"the worker logged {len(found)} traceback(s); the first:\n{found[0]}"
 
     def stop(self) -> None:
         if self.process.poll() is None:

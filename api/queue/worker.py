@@ -36,6 +36,7 @@ from api.models import Submission
 from api.queue.celery_app import GRADE_TASK, QUEUE, make_celery
 from api.queue.fair import FairQueue, fair_queue
 from api.queue.notices import VerdictNotices
+from api.queue.outage import Outage
 from api.queue.sweeper import Policy, sweep
 
 log = logging.getLogger("addnorm.worker")
@@ -168,13 +169,15 @@ class Sweeper(threading.Thread):
 
     def run(self) -> None:
         heartbeat = self.ctx.settings.data_dir / HEARTBEAT
+        every = self.ctx.settings.sweep_interval_seconds
+        outage = Outage(log, "the sweep", every)
         try:
             # Counted in the cluster's capacity from the start, not one interval later.
             self.announce()
             send_due(self.ctx, self.app)
-        except Exception:
-            log.exception("could not announce this worker; trying again next interval")
-        while not self.stopped.wait(self.ctx.settings.sweep_interval_seconds):
+        except Exception as exc:
+            outage.failed(exc)
+        while not self.stopped.wait(every):
             try:
                 # The container health check reads this file's age (docker-compose.cluster.yml).
                 heartbeat.touch()
@@ -182,8 +185,10 @@ class Sweeper(threading.Thread):
                 # Slots whose leases lapsed, or of workers that joined, go to pending jobs.
                 send_due(self.ctx, self.app)
                 self.sweep_once()
-            except Exception:
-                log.exception("sweep failed; trying again next interval")
+            except Exception as exc:
+                outage.failed(exc)
+            else:
+                outage.ended()
 
 
 def build_worker_context(settings: Settings) -> WorkerContext:

@@ -274,6 +274,12 @@ def test_queue_mode_across_hosts_a_worker_cut_off_mid_job_is_graded_once(
             )
             figures["late_write_after_reconnect_s"] = time.monotonic() - reconnected_at
             until("the cut worker announced again", lambda: live_workers(api) == 2)
+            # Its log says so in two lines, not a traceback a second (api.queue.outage).
+            assert log_says(workers[victim], "addnorm.worker: the sweep: Redis does not answer")
+            until(
+                "the cut worker's log says Redis answers again",
+                lambda: log_says(workers[victim], "addnorm.worker: the sweep: answered again"),
+            )
 
             after = stored(database, spin)
             assert (after.verdict, after.message, after.attempts, after.completed_at) == (
