@@ -79,17 +79,21 @@ def test_an_onsite_round_from_the_cli_in_chinese(signed_up: Learner, bank: Quest
     number = str(iv["id"])
     for it in iv["items"]:
         at = str(it["position"])
-        assert signed_up.run("interview", "open", number, at).returncode == 0
+        opened = signed_up.run("interview", "open", number, at)
+        assert opened.returncode == 0, opened.stderr
+        # The CLI's own words are the interview's language: "第 3 题（编程题）：已用 0:00，...".
+        assert opened.stdout.startswith(f"第 {at} 题（") and f"item {at}" not in opened.stdout
         if it["kind"] in ("question", "follow_up"):
             done = signed_up.run("interview", "answer", number, at, _cli_answer(bank.get(it["id"])))
         elif it["kind"] == "exercise":
             code = signed_up.home / f"{it['id']}.py"
             code.write_text((REPO / "solutions" / f"{it['id']}.py").read_text())
             done = signed_up.run("interview", "submit", number, at, str(code))
-            assert "received" in done.stdout and "passed" not in done.stdout
+            assert "已收到" in done.stdout and "通过" not in done.stdout, done.stdout
         else:
             done = signed_up.run("interview", "explain", number, at, EXPLANATION_ZH)
         assert done.returncode == 0, (it, done.stdout, done.stderr)
+        assert "received" not in done.stdout and "recorded" not in done.stdout, done.stdout
     # All answered: no --yes needed.
     finished = signed_up.run("interview", "finish", number, "--json")
     assert finished.returncode == 0, finished.stderr
