@@ -861,10 +861,11 @@ def record_event(
     for e in _events(session, row):
         clock.append((_aware(e.at), e.position, "open" if e.event == "open" else "leave"))
     session.commit()
-    # The item already open opened again, or a leave with nothing open, moves no clock: not
-    # stored, so reloading an item's page adds no row.
+    # The item already open opened again, or a leave of an item that is not open, moves no
+    # clock: not stored, so reloading an item's page adds no row, and leaving item 3 cannot stop
+    # item 2's clock.
     current = interviews.open_item(clock)
-    if (event == "open" and current != position) or (event == "leave" and current is not None):
+    if (event == "open" and current != position) or (event == "leave" and current == position):
         session.add(InterviewEvent(interview_id=row.id, position=position, event=event, at=now))
         session.commit()
     spent = _spent(session, row, now).get(position, timedelta()).total_seconds()

@@ -88,6 +88,23 @@ def test_time_is_measured_per_item_through_jumps(api: httpx.Client) -> None:
     assert {a["reason"] for a in report["review"]} == {"not answered"}
 
 
+def test_leaving_an_item_that_is_not_open_stops_no_clock(api: httpx.Client) -> None:
+    """Leaving is of one item: a leave of another (a stale page, a CLI typo) left the open
+    item's clock stopped, its time uncounted."""
+    iv = api.post("/interviews", json={"preset": "phone_screen"}).json()
+    (ex,) = of_kind(iv, "exercise")
+    fu1, _ = of_kind(iv, "follow_up")
+    items = f"/interviews/{iv['id']}/items"
+    assert api.post(f"{items}/{ex['position']}/open").status_code == 200
+    time.sleep(0.3)
+    assert api.post(f"{items}/{fu1['position']}/leave").status_code == 200
+    time.sleep(0.7)
+    running = {i["position"]: i for i in api.get(f"/interviews/{iv['id']}").json()["items"]}
+    assert running[ex["position"]]["time_spent_seconds"] >= 0.9, running[ex["position"]]
+    assert running[fu1["position"]]["time_spent_seconds"] == 0
+    api.post(f"/interviews/{iv['id']}/finish", params={"confirm": "true"})
+
+
 def test_follow_ups_and_the_explain_item_end_to_end(api: httpx.Client, bank: QuestionBank) -> None:
     iv = api.post("/interviews", json={"preset": "onsite"}).json()
     assert iv["minutes"] == 45
