@@ -13,6 +13,8 @@ from typing import Any
 
 import httpx
 
+from addnorm_client.static import MAX_CODE_BYTES
+
 DEFAULT_URL = "http://127.0.0.1:8000"
 # Grading takes tens of milliseconds when the pool is warm, but the first submission after a
 # start-up may wait for the zygote to import torch; a minute leaves room for that.
@@ -28,7 +30,8 @@ class ServerUnreachable(AddnormError):
 
 
 class TokenRejected(AddnormError):
-    pass
+    # The token the server refused (None: none was sent), so a caller can say where it came from.
+    token: str | None = None
 
 
 class NotFound(AddnormError):
@@ -37,6 +40,29 @@ class NotFound(AddnormError):
 
 class CodeTooLarge(AddnormError):
     pass
+
+
+class NotAddnormServer(AddnormError):
+    """Something answered at the URL, but not as an addnorm server does (HTML, not JSON)."""
+
+    def __init__(self, url: str, response: httpx.Response) -> None:
+        kind = _content_type(response) or "no content type"
+        super().__init__(
+            f"the server at {url} did not answer as an addnorm server "
+            f"({response.request.method} {response.request.url.path}: "
+            f"{response.status_code} {response.reason_phrase}, {kind}); "
+            "is ADDNORM_URL (or --url) the addnorm server's address?"
+        )
+        self.status = response.status_code
+
+
+def code_size_problem(code: str) -> str | None:
+    """Why the server would refuse ``code`` for its size (the 64 KiB code limit, which
+    ``addnorm_client.static`` and the server's submission route share), or None."""
+    size = len(code.encode("utf-8", "surrogatepass"))
+    if size <= MAX_CODE_BYTES:
+        return None
+    return f"{size} bytes; the server takes code up to {MAX_CODE_BYTES // 1024} KiB"
 
 
 class ApiError(AddnormError):
@@ -58,11 +84,23 @@ class RetryLater(ApiError):
             self.args = (f"{self.args[0]}; retry in {retry_after:g} s",)
 
 
+def _content_type(response: httpx.Response) -> str:
+    return str(response.headers.get("content-type", "")).split(";")[0].strip().lower()
+
+
+def _is_json(response: httpx.Response) -> bool:
+    kind = _content_type(response)
+    return kind == "application/json" or kind.endswith("+json")
+
+
 def _detail(response: httpx.Response) -> str:
+    if not _is_json(response):
+        # Never the body: a proxy's or another server's HTML page is no message for a terminal.
+        return f"{response.reason_phrase} ({_content_type(response) or 'no content type'})"
     try:
         body = response.json()
     except ValueError:
-        return response.text.strip()[:500] or response.reason_phrase
+        return response.reason_phrase
     if isinstance(body, dict) and "detail" in body:
         detail = body["detail"]
         if isinstance(detail, list) and all(isinstance(d, dict) for d in detail):
@@ -124,7 +162,11 @@ class Client:
 
     def submit(self, slug: str, code: str, lang: str | None = None) -> dict[str, Any]:
         """Grade ``code`` as a submission to exercise ``slug``; returns the verdict, in ``lang``
-        (en or zh; None: the learner's preference on the server)."""
+        (en or zh; None: the learner's preference on the server). Code over the server's size
+        limit is refused here, unsent."""
+        too_large = code_size_problem(code)
+        if too_large is not None:
+            raise CodeTooLarge(f"code too large: it is {too_large}; not sent")
         return self._json(
             "POST",
             f"/exercises/{slug}/submissions",
@@ -213,8 +255,17 @@ class Client:
 
     # -- plumbing -------------------------------------------------------------------------
 
+    def _body(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = self._request(method, path, **kwargs)
+        if not _is_json(response):
+            raise NotAddnormServer(self.url, response)
+        try:
+            return response.json()
+        except ValueError:
+            raise NotAddnormServer(self.url, response) from None
+
     def _json_list(self, method: str, path: str, **kwargs: Any) -> list[dict[str, Any]]:
-        body = self._request(method, path, **kwargs).json()
+        body = self._body(method, path, **kwargs)
         # Tolerate a paginated envelope ({"items": [...]}) as well as a bare list.
         if isinstance(body, dict) and isinstance(body.get("items"), list):
             body = body["items"]
@@ -223,7 +274,7 @@ class Client:
         return body
 
     def _json(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        body = self._request(method, path, **kwargs).json()
+        body = self._body(method, path, **kwargs)
         if not isinstance(body, dict):
             raise ApiError(200, f"expected an object from {path}, got {type(body).__name__}")
         return body
@@ -256,6 +307,11 @@ class Client:
         if response.is_success:
             return response
         status = response.status_code
+        if status in (429, 503):  # also uvicorn's own plain-text 503 when it is full
+            raise RetryLater(status, _detail(response), _retry_after(response))
+        if not _is_json(response):
+            # An addnorm server answers every API error in JSON: this is something else.
+            raise NotAddnormServer(self.url, response)
         if status == 401:
             if self.token is None:
                 raise TokenRejected(
@@ -263,15 +319,17 @@ class Client:
                     f"(curl -X POST {self.url}/users -H 'Content-Type: application/json' "
                     """-d '{"name": "you"}')"""
                 )
-            raise TokenRejected(
+            rejected = TokenRejected(
                 "token rejected: set ADDNORM_TOKEN to the token POST /users gave you"
             )
+            rejected.token = self.token
+            raise rejected
         if status == 404:
             raise NotFound(missing or f"not found: {method} {path} ({_detail(response)})")
         if status == 413:
-            raise CodeTooLarge(f"code too large: {_detail(response)}")
-        if status in (429, 503):
-            raise RetryLater(status, _detail(response), _retry_after(response))
+            detail, limit = _detail(response), f"{MAX_CODE_BYTES // 1024} KiB"
+            said = detail if limit in detail else f"{detail}; the server takes code up to {limit}"
+            raise CodeTooLarge(f"code too large: {said}")
         raise ApiError(status, _detail(response))
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 from pathlib import Path
@@ -12,6 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from addnorm_client.cli import register as register_learner_commands
+from addnorm_client.cli.commands import friendly
+from addnorm_client.cli.workfile import read_code, sendable
+from addnorm_client.client import AddnormError
 
 app = typer.Typer(
     help="addnorm: Transformer building blocks, graded in a sandbox.", no_args_is_help=True
@@ -94,6 +98,7 @@ def decider(
 
 
 @app.command()
+@friendly
 def grade(
     exercise: Annotated[str, typer.Argument(help="Exercise slug, e.g. layer_norm.")],
     path: Annotated[
@@ -111,11 +116,12 @@ def grade(
 
     A local `addnorm serve` you are logged in to is used when one runs (its pool is warm, the
     verdict is recorded as a submission); otherwise a one-off grader pool is started, which
-    takes several seconds.
+    takes several seconds. When that server answers and refuses (during a mock interview, with
+    a rejected token, ...), its answer is final: no pool of this command's own grades the file.
     """
     from addnorm_client.cli.local_pool import grade_on_running_server
 
-    code = path.read_text(encoding="utf-8")
+    code = sendable(path, read_code(path))
     if not own_pool:
         answer = grade_on_running_server(exercise, code)
         if answer is not None:
@@ -140,8 +146,7 @@ def grade(
     settings = get_settings()
     catalog = load_catalog(settings.content_dir)
     if exercise not in catalog:
-        typer.echo(f"unknown exercise {exercise!r}; known: {', '.join(catalog)}", err=True)
-        raise typer.Exit(2)
+        raise AddnormError(f"unknown exercise {exercise!r}; known: {', '.join(catalog)}")
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     # Said up front: the pool imports torch in a fresh, locked-down zygote before the first
     # verdict, several seconds on a laptop (6-12 s measured on a busy 2-core machine).
@@ -294,6 +299,35 @@ def notebooks_check() -> None:
         typer.echo(problem, err=True)
     raise typer.Exit(1 if problems else 0)
 
+
+def _prose(text: str) -> str:
+    """A docstring as help text: each paragraph one line. Typer's rich help keeps a docstring's
+    single line breaks, so a paragraph wrapped at the source's width would break mid-sentence
+    in every terminal; rich wraps the joined line to the terminal instead. A paragraph that
+    starts with click's no-rewrap marker (a backspace) is kept as written."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
+def _whole_sentences(group: typer.Typer) -> None:
+    """Every command's help, in ``group`` and the groups under it, as ``_prose``."""
+    for command in group.registered_commands:
+        text = command.help or (inspect.getdoc(command.callback) if command.callback else None)
+        if text:
+            command.help = _prose(text)
+    if isinstance(group.info.help, str):
+        group.info.help = _prose(group.info.help)
+    for sub in group.registered_groups:
+        if isinstance(sub.help, str):
+            sub.help = _prose(sub.help)
+        if sub.typer_instance is not None:
+            _whole_sentences(sub.typer_instance)
+
+
+_whole_sentences(app)
 
 if __name__ == "__main__":
     app()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import os
 import random
 import secrets
 import sys
@@ -28,8 +29,9 @@ from addnorm_client import formulas
 from addnorm_client.cli import config, show
 from addnorm_client.cli.answers import NotAnAnswer, parse_answer
 from addnorm_client.cli.local_check import LocalReport, local_slugs, run_local_check
-from addnorm_client.cli.watch import FileWatcher
-from addnorm_client.cli.workfile import exercise_of, read_code, starter_file, write_new
+from addnorm_client.cli.watch import FileWatcher, NotText
+from addnorm_client.cli.words import listed, say, word
+from addnorm_client.cli.workfile import exercise_of, read_code, sendable, starter_file, write_new
 from addnorm_client.client import AddnormError, Client, ServerUnreachable, TokenRejected
 
 P = ParamSpec("P")
@@ -80,11 +82,29 @@ def friendly(command: Callable[P, R]) -> Callable[P, R]:
 
 def _token_advice(exc: TokenRejected) -> str:
     url = _server_url()
+    try:
+        saved = config.load().tokens
+    except AddnormError:
+        saved = {}
+    env = os.environ.get("ADDNORM_TOKEN")
+    if env and exc.token == env:
+        # The variable wins over the saved token: `addnorm login` would change nothing.
+        if saved.get(url) not in (None, env):
+            return (
+                f"token rejected by {url}: it came from ADDNORM_TOKEN, which overrides the "
+                "token saved for this server; unset ADDNORM_TOKEN to use the saved one, or set "
+                "it to a token this server issued"
+            )
+        return (
+            f"token rejected by {url}: it came from ADDNORM_TOKEN, which overrides any saved "
+            "token; set ADDNORM_TOKEN to a token this server issued, or unset it and run "
+            "`addnorm login`"
+        )
     if "no token" not in str(exc):
         return f"token rejected by {url}: run `addnorm login` with a token this server issued"
     # Tokens are saved per URL: the same server started on another port finds none. Its data
     # (and so the token) is the same, so say which saved token to carry over, and how.
-    others = [u for u in config.load().tokens if u != url]
+    others = [u for u in saved if u != url]
     if others:
         return (
             f"not logged in to {url}; a token is saved for {', '.join(others)}: if this is the "
@@ -143,19 +163,49 @@ UrlOpt = Annotated[
 ]
 
 
+def _whose(cfg: config.Config, server: str) -> str:
+    learner = cfg.learners.get(server)
+    return "a learner" if learner is None else f"learner {learner}"
+
+
 @friendly
 def signup(
     name: Annotated[str, typer.Argument(help="Your name on this server.")],
     url: UrlOpt = None,
     as_json: JsonOpt = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Sign up even though a token is saved for this server: it is replaced "
+            "(and printed once more, on stderr).",
+        ),
+    ] = False,
 ) -> None:
     """Create a learner on the server and save its token (file mode 0600)."""
     server = _server_url(url)
     if not name.strip():
         raise AddnormError("the name must not be empty")
+    cfg = config.load()
+    replaced = cfg.tokens.get(server)
+    # The saved token is the only way back to that learner: never replace it unasked.
+    if replaced is not None and not force:
+        raise AddnormError(
+            f"a token is already saved for {server} ({_whose(cfg, server)}, in "
+            f"{config.config_path()}); a new sign-up would replace it, and that learner signs "
+            "in with that token alone: keep a copy (`addnorm token show` prints it), then run "
+            "again with --force"
+        )
     with Client(server, "") as client:
         created = client.create_user(name)
     path = config.remember(server, str(created["token"]), int(created["id"]))
+    if replaced is not None:
+        err.print(
+            Text(
+                f"addnorm: replaced the token saved for {server} ({_whose(cfg, server)}); it "
+                f"was {replaced}: keep it to sign in as that learner again"
+            )
+        )
     if as_json:
         show.print_json(out, {**created, "url": server, "config": str(path)})
         return
@@ -204,6 +254,13 @@ def login(
         me = client.me()
     path = config.remember(server, token, int(me["id"]))
     out.print(Text(f"logged in to {server} as {me.get('name')} (token saved to {path})"))
+    if os.environ.get("ADDNORM_TOKEN") not in (None, "", token):
+        err.print(
+            Text(
+                "addnorm: ADDNORM_TOKEN is set and overrides the saved token: unset it to use "
+                "this one"
+            )
+        )
 
 
 token_app = typer.Typer(help="Your API token on this server.", no_args_is_help=True)
@@ -225,6 +282,37 @@ def token_rotate(url: UrlOpt = None, as_json: JsonOpt = False) -> None:
     out.print(Text(f"token (shown once): {token}"))
 
 
+@token_app.command("show")
+@friendly
+def token_show(url: UrlOpt = None, as_json: JsonOpt = False) -> None:
+    """Print the token saved for this server, alone on stdout (to sign in on the pages, or for
+    ADDNORM_TOKEN in a notebook); whose it is and where it is saved go to stderr."""
+    server = _server_url(url)
+    cfg = config.load()
+    token = cfg.tokens.get(server)
+    if token is None:
+        raise AddnormError(
+            f"no token saved for {server}: run `addnorm signup NAME` or `addnorm login`"
+        )
+    if as_json:
+        show.print_json(
+            out,
+            {
+                "url": server,
+                "learner": cfg.learners.get(server),
+                "config": str(config.config_path()),
+                "token": token,
+            },
+        )
+        return
+    err.print(
+        Text(f"the token of {_whose(cfg, server)} on {server}, saved in {config.config_path()}:")
+    )
+    if os.environ.get("ADDNORM_TOKEN") not in (None, "", token):
+        err.print(Text("(ADDNORM_TOKEN is set and overrides it)"))
+    out.print(Text(token))
+
+
 # -- exercises ----------------------------------------------------------------------------------
 
 STATUS_STYLE = {"solved": "green", "attempted": "yellow", "not_started": "dim"}
@@ -238,35 +326,37 @@ def list_exercises(lang: LangOpt = "en", as_json: JsonOpt = False) -> None:
     if as_json:
         show.print_json(out, exercises)
         return
-    out.print(_exercise_table(exercises, out.width))
-    out.print(show.catalogue_progress(exercises))
+    out.print(_exercise_table(exercises, out.width, lang))
+    out.print(show.catalogue_progress(exercises, lang))
 
 
 # Below this width the topic column goes: the slug a learner types, and the title, come first.
 WIDE_LIST = 100
 
 
-def _exercise_table(exercises: Sequence[Mapping[str, Any]], width: int) -> Table:
+def _exercise_table(exercises: Sequence[Mapping[str, Any]], width: int, lang: str = "en") -> Table:
     """The catalogue as a table whose slug column never folds or truncates (the slug is what
     the learner types next); the title wraps instead, and under ``WIDE_LIST`` columns the topic
-    column is left out."""
+    column is left out. Headers, levels and statuses in ``lang``."""
     slugs = [str(e.get("slug")) for e in exercises]
     wide = width >= WIDE_LIST
     table = Table()
-    table.add_column("exercise", no_wrap=True, min_width=max(map(len, slugs), default=8))
-    table.add_column("title", overflow="fold", ratio=1)
+    table.add_column(
+        word("exercise", lang), no_wrap=True, min_width=max(map(len, slugs), default=8)
+    )
+    table.add_column(word("title", lang), overflow="fold", ratio=1)
     if wide:
-        table.add_column("topic", no_wrap=True)
-    table.add_column("level", no_wrap=True)
-    table.add_column("status", no_wrap=True)
+        table.add_column(word("topic", lang), no_wrap=True)
+    table.add_column(word("level", lang), no_wrap=True)
+    table.add_column(word("status", lang), no_wrap=True)
     for e in exercises:
         status = str(e.get("status", ""))
         cells = [Text(str(e.get("slug"))), Text(str(e.get("title")))]
         if wide:
             cells.append(Text(str(e.get("topic"))))
         cells += [
-            Text(str(e.get("difficulty"))),
-            Text(status.replace("_", " "), STATUS_STYLE.get(status, "")),
+            Text(word(str(e.get("difficulty")), lang)),
+            Text(word(status.replace("_", " "), lang), STATUS_STYLE.get(status, "")),
         ]
         table.add_row(*cells)
     return table
@@ -294,20 +384,25 @@ def start(
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Write the exercise's starter (SLUG.py) and its prompt (SLUG.md) into a folder."""
+    lang = _check_lang(lang)
     with _client() as client:
-        exercise = client.exercise(slug, _check_lang(lang))
+        exercise = client.exercise(slug, lang)
     code_path = folder / f"{slug}.py"
     prompt_path = folder / f"{slug}.md"
     # Both checks before either write: never leave half an exercise behind.
     for path in (code_path, prompt_path):
         if path.exists() and not force:
-            raise AddnormError(f"{path} already exists (your work?); use --force to overwrite it")
+            said = "{path} already exists (your work?); use --force to overwrite it"
+            raise AddnormError(say(lang, said, path=path))
     write_new(prompt_path, _prompt_file(exercise), force=True)
     write_new(code_path, starter_file(slug, str(exercise["starter"])), force=True)
-    out.print(Text(f"{exercise.get('title')}: wrote {code_path} and {prompt_path}", "bold"))
-    out.print(Text(f"read {prompt_path}, fill in {code_path}, then:"))
-    out.print(Text(f"  addnorm watch {code_path}     (checks and submits on every save)"))
-    out.print(Text(f"  addnorm submit {code_path}    (once)"))
+    paths = {"code": code_path, "prompt": prompt_path}
+    title = exercise.get("title")
+    out.print(Text(say(lang, "{title}: wrote {code} and {prompt}", title=title, **paths), "bold"))
+    out.print(Text(say(lang, "read {prompt}, fill in {code}, then:", **paths)))
+    said = "  addnorm watch {code}     (checks and submits on every save)"
+    out.print(Text(say(lang, said, **paths)))
+    out.print(Text(say(lang, "  addnorm submit {code}    (once)", **paths)))
 
 
 def _report_json(report: LocalReport) -> dict[str, Any]:
@@ -356,7 +451,7 @@ def submit(
     table: TableOpt = False,
 ) -> None:
     """Have the server grade FILE; exit code 1 unless it passed."""
-    code = read_code(file)
+    code = sendable(file, read_code(file))
     verdict_lang = None if lang is None else _check_lang(lang)
     with _client() as client:
         slug = exercise_of(file, code, exercise, [e["slug"] for e in client.exercises()])
@@ -431,10 +526,21 @@ def watch(
         while True:
             if _watch_round(client, file, slug, code, verdict_lang, table) and exit_on_pass:
                 return
-            out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
+            code = _next_save(watcher, file)
+
+
+def _next_save(watcher: FileWatcher, file: Path) -> str:
+    """The file's next new content; a save that is not text is said in one line, as ``check``
+    says it, and watching goes on."""
+    while True:
+        out.print(Text(f"watching {file} for changes (Ctrl-C to stop)", "dim"))
+        try:
             change = watcher.next_change()
-            assert change is not None  # without a timeout it only returns with new content
-            code = change
+        except NotText as exc:
+            err.print(Text(f"addnorm: {exc}"))
+            continue
+        assert change is not None  # without a timeout it only returns with new content
+        return change
 
 
 # -- help -----------------------------------------------------------------------------------------
@@ -462,7 +568,7 @@ def hint(
             seen = {int(n) for n in used.get("hints_seen") or []}
             unseen = [n for n in range(1, total + 1) if n not in seen]
             if not total:
-                raise AddnormError(f"{slug} has no hints")
+                raise AddnormError(say(lang, "{slug} has no hints", slug=slug))
             # Every rung seen: show the last one again rather than nothing.
             number = unseen[0] if unseen else total
         given = client.hint(slug, number, lang)
@@ -470,11 +576,20 @@ def hint(
         show.print_json(out, given)
         return
     rung, rungs = given.get("rung"), given.get("of")
-    out.print(Text(f"{slug}: hint {rung} of {rungs} ({given.get('kind')})", "bold"))
+    kind = word(str(given.get("kind")), lang)
+    head = say(
+        lang,
+        "{slug}: hint {rung} of {rungs} ({kind})",
+        slug=slug,
+        rung=rung,
+        rungs=rungs,
+        kind=kind,
+    )
+    out.print(Text(head, "bold"))
     # Formulas as plain text: a terminal shows TeX as the backslashes it is written in.
     out.print(Text(formulas.as_text(str(given.get("text") or "")).rstrip()))
     if isinstance(rung, int) and isinstance(rungs, int) and rung < rungs:
-        out.print(Text(f"next: addnorm hint {slug}", "dim"))
+        out.print(Text(say(lang, "next: addnorm hint {slug}", slug=slug), "dim"))
 
 
 @friendly
@@ -493,12 +608,16 @@ def solution(
 ) -> None:
     """The worked solution, once you have passed the exercise (or, with --reveal, after
     enough failed attempts). The code goes to stdout, so `> solved.py` keeps it."""
+    lang = _check_lang(lang)
     with _client() as client:
-        given = client.solution(slug, _check_lang(lang), reveal=reveal)
+        given = client.solution(slug, lang, reveal=reveal)
     if as_json:
         show.print_json(out, given)
         return
-    err.print(Text(f"{slug}: worked solution ({given.get('reason')})", "bold"))
+    reason = given.get("reason")
+    err.print(
+        Text(say(lang, "{slug}: worked solution ({reason})", slug=slug, reason=reason), "bold")
+    )
     # Plain write: the code must reach a file or pager byte for byte, never re-wrapped.
     out.file.write(str(given.get("code") or "").rstrip("\n") + "\n")
 
@@ -506,7 +625,7 @@ def solution(
 # -- questions ----------------------------------------------------------------------------------
 
 
-def _ask(question: Mapping[str, Any], number: int, total: int) -> Any | None:
+def _ask(question: Mapping[str, Any], number: int, total: int, lang: str = "en") -> Any | None:
     """Show a question and read an answer from stdin; None to skip it. EOFError ends the quiz."""
     out.print()
     head = f"[{number}/{total}] ({question.get('topic')}) {question.get('prompt')}"
@@ -515,8 +634,9 @@ def _ask(question: Mapping[str, Any], number: int, total: int) -> Any | None:
         out.print(Text(str(question["code"]).rstrip()))
     for choice in question.get("choices") or []:
         out.print(Text(f"  {choice.get('index')}) {choice.get('text')}"))
-    unit = f" ({question['unit']})" if question.get("unit") else ""
-    out.print(Text(f"answer with {question.get('answer_format')}{unit}; empty to skip", "dim"))
+    unit = say(lang, " ({unit})", unit=question["unit"]) if question.get("unit") else ""
+    said = "answer with {format}{unit}; empty to skip"
+    out.print(Text(say(lang, said, format=question.get("answer_format"), unit=unit), "dim"))
     while True:
         out.print("> ", end="")
         line = sys.stdin.readline()
@@ -527,35 +647,35 @@ def _ask(question: Mapping[str, Any], number: int, total: int) -> Any | None:
         if not line.strip():
             return None
         try:
-            return parse_answer(question, line)
+            return parse_answer(question, line, lang)
         except NotAnAnswer as exc:
-            out.print(Text(f"{exc}; try again", "yellow"))
+            out.print(Text(say(lang, "{problem}; try again", problem=exc), "yellow"))
 
 
 def _run_questions(client: Client, questions: Sequence[Mapping[str, Any]], lang: str) -> None:
     right = answered = 0
     try:
         for number, question in enumerate(questions, 1):
-            answer = _ask(question, number, len(questions))
+            answer = _ask(question, number, len(questions), lang)
             if answer is None:
-                out.print(Text("skipped", "dim"))
+                out.print(Text(word("skipped", lang), "dim"))
                 continue
             result = client.answer(str(question["id"]), answer, lang)
             answered += 1
             right += bool(result.get("correct"))
+            key = result.get("correct_answer_text")
             mark = (
-                Text("correct", "bold green")
+                Text(word("correct", lang), "bold green")
                 if result.get("correct")
-                else Text(
-                    f"incorrect: the answer is {result.get('correct_answer_text')}", "bold red"
-                )
+                else Text(say(lang, "incorrect: the answer is {answer}", answer=key), "bold red")
             )
             out.print(mark)
             if result.get("explanation"):
                 out.print(Text(str(result["explanation"])))
     except EOFError:
         out.print()
-    out.print(Text(f"{right} of {answered} answered correctly", "bold"))
+    said = "{right} of {answered} answered correctly"
+    out.print(Text(say(lang, said, right=right, answered=answered), "bold"))
 
 
 @friendly
@@ -566,10 +686,11 @@ def quiz(
     seed: Annotated[int | None, typer.Option("--seed", help="Fix the question order.")] = None,
 ) -> None:
     """An interactive quiz on the concept questions: answers are read from stdin."""
+    lang = _check_lang(lang)
     with _client() as client:
-        pool = client.questions(topic=topic, lang=_check_lang(lang))
+        pool = client.questions(topic=topic, lang=lang)
         if not pool:
-            raise AddnormError(f"no questions for topic {topic!r}")
+            raise AddnormError(say(lang, "no questions for topic {topic!r}", topic=topic))
         chosen = random.Random(seed).sample(pool, min(count, len(pool)))
         _run_questions(client, chosen, lang)
 
@@ -577,21 +698,23 @@ def quiz(
 @friendly
 def review(lang: LangOpt = "en", as_json: JsonOpt = False) -> None:
     """Today's practice session: reviews that are due, then new items; questions are asked here."""
+    lang = _check_lang(lang)
     with _client() as client:
-        plan = client.practice_session(_check_lang(lang))
+        plan = client.practice_session(lang)
         if as_json:
             show.print_json(out, plan)
             return
         items = [*plan.get("reviews", []), *plan.get("new", [])]
         if not items:
-            out.print(Text("nothing due today: try `addnorm quiz` or a new exercise"))
+            out.print(Text(word("nothing due today: try `addnorm quiz` or a new exercise", lang)))
             return
-        focus = ", ".join(plan.get("focus_topics") or [])
+        focus = listed([str(t) for t in plan.get("focus_topics") or []], lang)
         due = len(plan.get("reviews", []))
-        out.print(Text(f"today: {due} due for review, {len(items) - due} new; focus: {focus}"))
+        said = "today: {due} due for review, {new} new; focus: {focus}"
+        out.print(Text(say(lang, said, due=due, new=len(items) - due, focus=focus)))
         for item in items:
             if item.get("kind") == "exercise":
-                out.print(Text(f"  exercise {item['id']}: addnorm start {item['id']}"))
+                out.print(Text(say(lang, "  exercise {id}: addnorm start {id}", id=item["id"])))
         questions = [
             client.question(str(i["id"]), lang) for i in items if i.get("kind") == "question"
         ]
@@ -609,10 +732,12 @@ def status(as_json: JsonOpt = False) -> None:
         return
     exercises = progress.get("exercises") or {}
     out.print(show.catalogue_progress([{"slug": k, **v} for k, v in exercises.items()]), Text(""))
+    # The slug column as wide as the longest slug (at least 16), so the statuses line up.
+    width = max([16, *map(len, exercises)])
     for slug, entry in exercises.items():
         status_ = str(entry.get("status"))
         out.print(
-            Text(f"  {slug:<16} "),
+            Text(f"  {slug:<{width}} "),
             Text(status_.replace("_", " "), STATUS_STYLE.get(status_, "")),
             Text(f" ({entry.get('attempts', 0)} attempts)", "dim"),
         )

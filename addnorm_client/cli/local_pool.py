@@ -4,6 +4,11 @@ A grader pool cannot be shared between processes (its zygote talks to its parent
 so the way to reuse a running one is to ask the server that owns it. Only a server on this
 machine (a loopback URL) that the learner is logged in to is used: ``grade`` promises a local
 verdict, not one from a remote host.
+
+A server that answers and refuses (a 4xx: practice paused by a mock interview, a rejected token,
+code over the size limit, too many submissions) has decided: its refusal is raised, and no pool
+of ``grade``'s own grades the file behind its back. Only when no server answers, or it fails
+(5xx), does ``grade`` start a pool of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import httpx
 from rich.console import Console
 
 from addnorm_client.cli import config
-from addnorm_client.client import AddnormError, Client
+from addnorm_client.client import AddnormError, ApiError, Client, ServerUnreachable
 
 # A server that takes longer than this to answer /health is not worth waiting for.
 HEALTH_TIMEOUT_S = 1.0
@@ -33,7 +38,8 @@ def is_loopback(url: str) -> bool:
 
 
 def grade_on_running_server(slug: str, code: str) -> dict[str, Any] | None:
-    """The verdict from a warm local server, or None when there is none to use."""
+    """The verdict from a warm local server, or None when there is none to use (none answers,
+    or it failed). A refusal from the server is raised as the ``AddnormError`` it is."""
     try:
         cfg = config.load()
         url = cfg.server_url()
@@ -49,10 +55,13 @@ def grade_on_running_server(slug: str, code: str) -> dict[str, Any] | None:
     if not isinstance(health, dict) or health.get("status") != "ok":
         return None
     console = Console(stderr=True, highlight=False, soft_wrap=True)
-    console.print(f"using the warm grader pool of the server at {url} (--own-pool to start one)")
     try:
         with Client(url, token) as client:
-            return client.submit(slug, code)
-    except AddnormError as exc:
+            answer = client.submit(slug, code)
+    except (ServerUnreachable, ApiError) as exc:
+        if isinstance(exc, ApiError) and exc.status < 500:
+            raise  # the server's decision (409 paused, 429 too many, ...), not an outage
         console.print(f"addnorm: {exc}; starting a pool of its own instead")
         return None
+    console.print(f"using the warm grader pool of the server at {url} (--own-pool to start one)")
+    return answer

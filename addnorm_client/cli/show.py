@@ -19,9 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from addnorm_client.cli.local_check import LocalReport
+from addnorm_client.cli.words import say
 
-# Enough failing checks to see the pattern without scrolling the diagnosis away.
-MAX_FAILING_SHOWN = 8
 BAR_WIDTH = 24
 
 VERDICT_STYLES = {
@@ -66,6 +65,9 @@ _WORDS = {
         "passed": "all {total} checks passed",
         "exception": "exception",
         "line": " (line {line})",
+        "head": "{slug}: {name}",
+        "table": "failing checks ({n} of {total})",
+        "columns": "case|shape|dtype|max abs err|max rel err|message",
     },
     "zh": {
         "diagnosis": "诊断：",
@@ -73,7 +75,20 @@ _WORDS = {
         "passed": "{total} 项检查全部通过",
         "exception": "异常",
         "line": "（第 {line} 行）",
+        "head": "{slug}：{name}",
+        "table": "未通过的检查（{total} 项中 {n} 项）",
+        "columns": "用例|形状|数据类型|最大绝对误差|最大相对误差|说明",
     },
+}
+# The verdict's name in Chinese, as the pages say it (api/web/i18n.py: verdict_*); in English
+# its upper case (PASSED, FAILED, ...).
+_VERDICT_ZH = {
+    "passed": "通过",
+    "failed": "未通过",
+    "error": "出错",
+    "timeout": "超时",
+    "crashed": "崩溃",
+    "rejected": "被拒绝",
 }
 
 
@@ -82,12 +97,13 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = 
     named mistake, then the first failing check as a card; the table of every failing check
     only with ``table`` (``--table``), since at 80 columns its columns fold into slivers."""
     name = str(v.get("verdict") or v.get("status") or v.get("state") or "unknown")
-    line = Text()
-    line.append(f"{slug}: {name.upper()}", style=VERDICT_STYLES.get(name, "bold"))
-    line.append(f"  {v.get('message') or ''}")
-    console.print(line)
     lang = str(v.get("lang") or "en")
     words = _WORDS.get(lang, _WORDS["en"])
+    shown = _VERDICT_ZH.get(name, name.upper()) if lang == "zh" else name.upper()
+    line = Text()
+    line.append(words["head"].format(slug=slug, name=shown), style=VERDICT_STYLES.get(name, "bold"))
+    line.append(f"  {v.get('message') or ''}")
+    console.print(line)
     diagnosis = v.get("diagnosis")
     if isinstance(diagnosis, Mapping):
         console.print(
@@ -104,7 +120,7 @@ def verdict(console: Console, v: Mapping[str, Any], slug: str, *, table: bool = 
     if failing:
         first_failure(console, _first(failing, str(v.get("message") or "")), lang)
         if table:
-            failing_table(console, failing, len(checks))
+            failing_table(console, failing, len(checks), lang)
         else:
             said = words["failed"].format(n=len(failing), total=len(checks))
             console.print(Text(said, "dim"))
@@ -242,10 +258,14 @@ def first_failure(console: Console, c: Mapping[str, Any], lang: str = "en") -> N
         console.print(Text.assemble((f"  {label}{pad} ", "dim"), value))
 
 
-def failing_table(console: Console, failing: Sequence[Mapping[str, Any]], total: int) -> None:
-    columns = ("case", "shape", "dtype", "max abs err", "max rel err", "message")
+def failing_table(
+    console: Console, failing: Sequence[Mapping[str, Any]], total: int, lang: str = "en"
+) -> None:
+    """Every failing check, one row each (``--table``: the card shows only the first)."""
+    words = _WORDS.get(lang, _WORDS["en"])
+    columns = words["columns"].split("|")
     rows = []
-    for c in failing[:MAX_FAILING_SHOWN]:
+    for c in failing:
         target = f" [{c['target']}]" if c.get("target") else ""
         rows.append(
             (
@@ -259,14 +279,13 @@ def failing_table(console: Console, failing: Sequence[Mapping[str, Any]], total:
         )
     # A check that never ran has no shape or error: drop the columns no row fills.
     keep = [i for i in range(len(columns)) if i == 0 or any(row[i] for row in rows)]
-    table = Table(title=f"failing checks ({len(failing)} of {total})", title_justify="left")
+    title = words["table"].format(n=len(failing), total=total)
+    table = Table(title=title, title_justify="left")
     for i in keep:
         table.add_column(columns[i], overflow="fold")
     for row in rows:
         table.add_row(*(Text(row[i]) for i in keep))
     console.print(table)
-    if len(failing) > MAX_FAILING_SHOWN:
-        console.print(f"... and {len(failing) - MAX_FAILING_SHOWN} more failing checks")
 
 
 def local_report(console: Console, report: LocalReport, *, table: bool = False) -> None:
@@ -303,12 +322,12 @@ def local_report(console: Console, report: LocalReport, *, table: bool = False) 
     )
 
 
-def catalogue_progress(exercises: Sequence[Mapping[str, Any]]) -> Text:
+def catalogue_progress(exercises: Sequence[Mapping[str, Any]], lang: str = "en") -> Text:
     """The progress line across the catalogue, as watch mode prints it after every verdict."""
     solved = sum(1 for e in exercises if e.get("status") == "solved")
     total = len(exercises)
     return Text.assemble(
-        ("progress ", "bold"),
+        (say(lang, "progress "), "bold"),
         (bar(solved, total), "green"),
-        f" {solved}/{total} exercises solved",
+        say(lang, " {solved}/{total} exercises solved", solved=solved, total=total),
     )

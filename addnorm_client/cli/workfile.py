@@ -12,12 +12,17 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from addnorm_client.client import AddnormError
+from addnorm_client.client import AddnormError, code_size_problem
 from addnorm_client.render import MARKER_PREFIX, exercise_marker
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # Only the top of the file is searched: the marker is written on line 1.
 MARKER_LINES = 5
+
+
+def not_text(path: Path) -> AddnormError:
+    """What ``check``, ``submit`` and ``watch`` say of a file that is not UTF-8."""
+    return AddnormError(f"{path} is not UTF-8 text")
 
 
 def read_code(path: Path) -> str:
@@ -28,9 +33,19 @@ def read_code(path: Path) -> str:
     except IsADirectoryError:
         raise AddnormError(f"{path} is a folder; give the exercise's .py file") from None
     except UnicodeDecodeError:
-        raise AddnormError(f"{path} is not UTF-8 text") from None
+        raise not_text(path) from None
     except OSError as exc:
         raise AddnormError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def sendable(path: Path, code: str) -> str:
+    """``code`` (read from ``path``), once it is known to fit the server's code limit: a larger
+    file is refused here, naming the limit, rather than sent for the server's body limit to
+    refuse."""
+    too_large = code_size_problem(code)
+    if too_large is not None:
+        raise AddnormError(f"{path} is {too_large}; not sent")
+    return code
 
 
 def marked_slug(code: str) -> str | None:

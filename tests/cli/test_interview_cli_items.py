@@ -119,7 +119,8 @@ def test_opening_an_exercise_writes_its_starter_and_never_overwrites(signed_up: 
     again = signed_up.run("interview", "open", str(iv["id"]), at)
     assert again.returncode == 0, again.stderr
     assert path.read_text() == "# my work\n"
-    assert f"{slug}.py already exists" in again.stdout and "wrote" not in again.stdout
+    assert f"{slug}.py already exists" in again.stdout
+    assert "wrote the starter" not in again.stdout
     sent = signed_up.run("interview", "submit", str(iv["id"]), at, f"{slug}.py")
     assert sent.returncode == 0 and "received" in sent.stdout, sent.stderr
     assert f"addnorm interview leave {iv['id']} {at}" in sent.stdout

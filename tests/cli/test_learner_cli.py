@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import re
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -227,3 +230,132 @@ def test_submit_and_start_pass_the_learners_language(signed_up: Learner) -> None
     assert "--lang must be en or zh" in one_line_error(
         signed_up.run("submit", "layer_norm.py", "--lang", "fr")
     )
+
+
+def test_grade_is_refused_while_a_mock_interview_runs(
+    signed_up: Learner, server: Server, tmp_path: Path
+) -> None:
+    """The server holds practice during an interview (docs/interviews.md): its 409 is its
+    decision, said in one line, and no local pool grades the file behind its back. ``check``
+    keeps working: it never asks the server and runs only the exercise's public cases, on the
+    learner's own machine."""
+    (tmp_path / "mine.py").write_text(SOLUTION)
+    with server.client(_token(signed_up)) as c:
+        started = c.post("/interviews", json={"preset": "phone_screen"})
+        assert started.status_code == 201, started.text
+        number = started.json()["id"]
+        held = signed_up.run("grade", "layer_norm", str(tmp_path / "mine.py"))
+        line = one_line_error(held)
+        assert "409" in line and f"mock interview {number}" in line, line
+        assert "pool of its own" not in held.stderr and "PASSED" not in held.stdout
+
+        (signed_up.home / "layer_norm.py").write_text(SOLUTION)
+        checked = signed_up.run("check", "layer_norm.py")
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "4 of 4 local cases match" in checked.stdout
+
+        ended = c.post(f"/interviews/{number}/finish", params={"confirm": "true"})
+        assert ended.status_code == 200, ended.text
+    after = signed_up.run("grade", "layer_norm", str(tmp_path / "mine.py"))
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert "layer_norm: PASSED" in after.stdout
+
+
+def test_a_second_signup_keeps_the_first_learners_token(learner: Learner, server: Server) -> None:
+    assert learner.run("signup", "first").returncode == 0
+    first = _token(learner)
+    line = one_line_error(learner.run("signup", "second"))
+    assert "--force" in line and "addnorm token show" in line, line
+    assert _token(learner) == first  # nothing replaced
+
+    shown = learner.run("token", "show")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().splitlines()[-1].endswith(first)
+
+    forced = learner.run("signup", "second", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert first in forced.stderr  # the replaced token, said once more rather than lost
+    assert _token(learner) != first
+    with server.client(_token(learner)) as c:
+        assert c.get("/users/me").json()["name"] == "second"
+    with server.client(first) as c:
+        assert c.get("/users/me").json()["name"] == "first"
+
+
+def test_status_columns_line_up_with_long_slugs(signed_up: Learner) -> None:
+    progress = json.loads(signed_up.run("status", "--json").stdout)
+    slugs = list(progress["exercises"])
+    assert max(map(len, slugs)) > 16, slugs  # e.g. fused_add_rms_norm
+    shown = signed_up.run("status")
+    assert shown.returncode == 0, shown.stderr
+    starts = set()
+    for slug in slugs:
+        line = next(x for x in shown.stdout.splitlines() if x.split()[:1] == [slug])
+        starts.add(line.index("not started", len(slug)))
+    assert len(starts) == 1, shown.stdout
+
+
+def test_code_over_the_limit_is_refused_before_it_is_sent(signed_up: Learner) -> None:
+    """The server takes code up to 64 KiB (api/http/submissions.py, addnorm_client.static):
+    the CLI says that limit, whatever the file's size, rather than the body limit."""
+    head = "# addnorm: exercise layer_norm\n" + SOLUTION
+    for size in (100 * 1024, 5 * 1024 * 1024):
+        (signed_up.home / "layer_norm.py").write_text(head + "#" * (size - len(head)) + "\n")
+        for command in (("submit", "layer_norm.py"), ("grade", "layer_norm", "layer_norm.py")):
+            line = one_line_error(signed_up.run(*command))
+            assert "64 KiB" in line and "layer_norm.py" in line, line
+            assert "1048576" not in line and "Request body" not in line, line
+
+
+def test_a_server_that_is_not_addnorm_is_named_in_one_line(tmp_path: Path) -> None:
+    """ADDNORM_URL at a plain ``python -m http.server``: one line with the status and the
+    content type, never the HTML page."""
+    port = free_port()
+    other = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(url, timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "http.server did not start"
+                time.sleep(0.1)
+        stranger = learner_env(tmp_path / "learner", url)
+        for args, env in (
+            (("list",), {"ADDNORM_TOKEN": "some-token"}),
+            (("list",), {}),
+            (("signup", "ada"), {}),
+        ):
+            line = one_line_error(stranger.run(*args, **env))
+            assert f"the server at {url} did not answer as an addnorm server" in line, line
+            assert "text/html" in line and "<" not in line, line
+        assert "404" in one_line_error(stranger.run("list", ADDNORM_TOKEN="t"))
+    finally:
+        other.terminate()
+        other.wait(timeout=10)
+
+
+def test_help_reads_as_whole_sentences(learner: Learner) -> None:
+    """Typer keeps a docstring's line breaks in rich help: each summary and paragraph must be
+    one line when the terminal is wide enough, never cut mid-sentence."""
+    wide = {"COLUMNS": "400"}
+    for args in (("--help",), ("token", "--help")):
+        r = learner.run(*args, **wide)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        start = next(i for i, x in enumerate(lines) if "Commands" in x)
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+        rows = lines[start + 1 : end]
+        assert rows and all(re.match(r"│ \S", row) for row in rows), "\n".join(rows)
+    check = next(x for x in learner.run("--help", **wide).stdout.splitlines() if "│ check " in x)
+    assert "then the exercise's public cases" in check, check
+    graded = learner.run("grade", "--help", **wide).stdout.splitlines()
+    line = next(x for x in graded if "A local `addnorm serve`" in x)
+    assert "which takes several seconds." in line, graded  # the paragraph whole, on one line

@@ -241,3 +241,20 @@ def test_the_card_shows_your_value_beside_the_expected_one(signed_up: Learner) -
     for y, e in zip(values["yours"], values["expected"], strict=True):
         assert isinstance(y, float) and isinstance(e, float)
         assert y / e == pytest.approx(math.sqrt((n - 1) / n), rel=1e-3), values
+
+
+def test_submit_table_lists_every_failing_check(signed_up: Learner) -> None:
+    """The starter fails every check (19 for layer_norm): --table lists each one, as the README
+    and `submit --help` say; the default view stays the short card."""
+    assert signed_up.run("start", "layer_norm").returncode == 0
+    verdict = json.loads(signed_up.run("submit", "layer_norm.py", "--json").stdout)
+    failing = [c for c in verdict["checks"] if not c["passed"]]
+    assert len(failing) > 8, len(failing)
+    tabled = signed_up.run("submit", "layer_norm.py", "--table")
+    assert tabled.returncode == 1, tabled.stderr
+    rows = [x for x in tabled.stdout.splitlines() if x.startswith("│")]
+    assert len(rows) == len(failing), tabled.stdout
+    assert "more failing checks" not in tabled.stdout
+    assert f"failing checks ({len(failing)} of {len(verdict['checks'])})" in tabled.stdout
+    short = signed_up.run("submit", "layer_norm.py")
+    assert "failing checks (" not in short.stdout and "--table lists them" in short.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from addnorm_client.cli.watch import FileWatcher
 from tests.catalog_topics import exercise_topics
-from tests.cli.conftest import DETACHED, SOLUTION, UNBIASED, Learner
+from tests.cli.conftest import DETACHED, SOLUTION, UNBIASED, Learner, one_line_error
 
 STARTER_HEAD = "# addnorm: exercise layer_norm\n"
 
@@ -108,6 +108,39 @@ def test_watch_rechecks_and_resubmits_on_every_save(signed_up: Learner) -> None:
         out.wait_for("layer_norm: PASSED")
         out.wait_for(f"1/{len(exercise_topics())} exercises solved")
         out.wait_for("next: addnorm start")
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        out.close()
+
+
+def test_watch_says_when_a_save_is_not_utf8_and_keeps_watching(signed_up: Learner) -> None:
+    """The same one line as ``addnorm check`` says for that file, then the next save runs."""
+    assert signed_up.run("start", "layer_norm").returncode == 0
+    path = signed_up.home / "layer_norm.py"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "watch", "layer_norm.py", "--exit-on-pass"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=signed_up.env,
+        cwd=signed_up.home,
+        start_new_session=True,
+    )
+    out = Lines(process)
+    try:
+        out.wait_for("watching")
+        path.write_bytes(STARTER_HEAD.encode() + b"x = '\xff\xfe'\n")
+        checked = signed_up.run("check", "layer_norm.py")
+        said = one_line_error(checked)
+        assert "not UTF-8" in said, said
+        assert out.wait_for(said, timeout=60).strip() == said
+        out.wait_for("watching")
+
+        path.write_text(STARTER_HEAD + SOLUTION)
+        out.wait_for("layer_norm: PASSED")
         assert process.wait(timeout=60) == 0
     finally:
         if process.poll() is None:
