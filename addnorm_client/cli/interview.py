@@ -28,7 +28,7 @@ from rich.text import Text
 from addnorm_client.cli import show
 from addnorm_client.cli.answers import NotAnAnswer, parse_answer
 from addnorm_client.cli.commands import JsonOpt, _client, err, friendly, out
-from addnorm_client.cli.workfile import SLUG, read_code, starter_file
+from addnorm_client.cli.workfile import SLUG, read_code, sendable, starter_file
 from addnorm_client.client import AddnormError, ApiError, Client
 
 app = typer.Typer(help="Sit a mock interview: start, answer, submit, finish, read the report.")
@@ -531,7 +531,7 @@ def submit(
 ) -> None:
     """Submit code for a coding item: "received" only, the verdict is the report's. The clock
     keeps running (you may submit again): `leave` stops it."""
-    code = read_code(file)
+    code = sendable(file, read_code(file))
     with _client() as client:
         iv = client._json("GET", f"/interviews/{interview}")
         _item_of_kind(iv, position, ("exercise",))

@@ -271,3 +271,17 @@ def test_a_chinese_interview_speaks_chinese(signed_up: Learner, server: Server) 
     assert "unanswered" not in refused and "--yes" in refused
     shown = signed_up.run("interview", "show", number)
     assert shown.returncode == 0 and "已作答" in shown.stdout, shown.stdout
+
+
+def test_an_interview_submission_over_the_limit_is_refused_unsent(signed_up: Learner) -> None:
+    """As for `addnorm submit`: the code limit named, nothing sent, no attempt used."""
+    iv = _started(signed_up, "--preset", "phone_screen")
+    (ex,) = _of_kind(iv, "exercise")
+    big = signed_up.home / "big.py"
+    big.write_text("#" * (100 * 1024) + "\n")
+    line = one_line_error(
+        signed_up.run("interview", "submit", str(iv["id"]), str(ex["position"]), "big.py")
+    )
+    assert "64 KiB" in line and "big.py" in line, line
+    item = next(i for i in _shown(signed_up, iv["id"])["items"] if i["position"] == ex["position"])
+    assert item["attempts"] == 0, item
