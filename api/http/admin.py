@@ -28,7 +28,7 @@ class InviteCreate(BaseModel):
     uses: int = Field(default=1, ge=1, le=registration.MAX_USES)
     # Either a moment, or hours from now (a week when neither is given).
     expires_at: datetime | None = None
-    expires_in_hours: float | None = Field(default=None, gt=0, le=24 * 366)
+    expires_in_hours: float | None = Field(default=None, gt=0, le=24 * 366, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _one_expiry(self) -> InviteCreate:
@@ -36,6 +36,15 @@ class InviteCreate(BaseModel):
             raise ValueError("give expires_at or expires_in_hours, not both")
         if self.expires_at is not None and self.expires_at.tzinfo is None:
             raise ValueError("expires_at needs a time zone (e.g. 2027-01-31T18:00:00Z)")
+        if self.expires_at is not None:
+            try:
+                # 9999-12-31T23:00-01:00 is a valid moment with no UTC datetime: it overflowed
+                # in deadline() and answered 500.
+                self.expires_at.astimezone(UTC)
+            except OverflowError:
+                raise ValueError(
+                    "expires_at is out of range: an invite may stay valid a year at most"
+                ) from None
         return self
 
     def deadline(self, now: datetime) -> datetime:

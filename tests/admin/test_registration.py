@@ -93,6 +93,24 @@ def test_an_expired_invite_is_refused(deployment: Deployment) -> None:
         assert op.post("/admin/invites", json={"uses": 0}).status_code == 422
 
 
+def test_an_expiry_out_of_any_range_is_refused_not_a_server_error(deployment: Deployment) -> None:
+    """Moments at the ends of the calendar that have no UTC time (they answered 500), and hours
+    that are no number."""
+    with deployment.as_operator() as op:
+        for body in (
+            {"expires_at": "9999-12-31T23:00:00-01:00"},
+            {"expires_at": "0001-01-01T00:00:00+14:00"},
+        ):
+            r = op.post("/admin/invites", json=body)
+            assert r.status_code == 422 and "out of range" in r.text, (body, r.text)
+        r = op.post(
+            "/admin/invites",
+            content=b'{"expires_in_hours": NaN}',
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 422 and "finite" in r.text, r.text
+
+
 def test_a_revoked_invite_is_refused(deployment: Deployment) -> None:
     with deployment.as_operator() as op:
         made = op.post("/admin/invites", json={"uses": 3}).json()
