@@ -381,28 +381,29 @@ def _write_starter(iv: dict[str, Any], it: dict[str, Any]) -> None:
     out.print(Text(_say(lang, said, id=iv["id"], n=it["position"], file=path)))
 
 
+def _move_clock(
+    interview: int, position: int, event: str, said: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Open or leave an item on the server and print its clock with ``said``; (the interview,
+    the item)."""
+    with _client() as client:
+        clock = client._json("POST", f"/interviews/{interview}/items/{position}/{event}")
+        iv = client._json("GET", f"/interviews/{interview}")
+    lang = _lang(iv)
+    it = _item(iv, position)
+    spent, budget = _clock(clock["time_spent_seconds"]), _clock(clock["budget_seconds"])
+    kind = _word(it["kind"], lang)
+    out.print(Text(_say(lang, said, n=position, kind=kind, spent=spent, budget=budget)))
+    return iv, it
+
+
 @app.command("open")
 @friendly
 def open_item(interview: IdArg, position: ItemArg) -> None:
     """Turn to an item: its clock runs until another is opened or it is left. A question shows
     its code and choices; an exercise's starter is written to SLUG.py here, unless that exists."""
-    with _client() as client:
-        clock = client._json("POST", f"/interviews/{interview}/items/{position}/open")
-        iv = client._json("GET", f"/interviews/{interview}")
+    iv, it = _move_clock(interview, position, "open", "item {n} ({kind}): {spent} of {budget}")
     lang = _lang(iv)
-    it = _item(iv, position)
-    out.print(
-        Text(
-            _say(
-                lang,
-                "item {n} ({kind}): {spent} of {budget}",
-                n=position,
-                kind=_word(it["kind"], lang),
-                spent=_clock(clock["time_spent_seconds"]),
-                budget=_clock(clock["budget_seconds"]),
-            )
-        )
-    )
     question = it.get("question")
     if question:
         if it.get("ask"):
@@ -434,22 +435,8 @@ def leave_item(interview: IdArg, position: ItemArg) -> None:
     """Step away from the open item: its clock stops until an item is opened again. Answering
     a question or the explain item stops its clock too; a submission does not (you may submit
     again)."""
-    with _client() as client:
-        clock = client._json("POST", f"/interviews/{interview}/items/{position}/leave")
-        iv = client._json("GET", f"/interviews/{interview}")
-    lang = _lang(iv)
-    it = _item(iv, position)
-    out.print(
-        Text(
-            _say(
-                lang,
-                "item {n} ({kind}): clock stopped at {spent} of {budget}",
-                n=position,
-                kind=_word(it["kind"], lang),
-                spent=_clock(clock["time_spent_seconds"]),
-                budget=_clock(clock["budget_seconds"]),
-            )
-        )
+    _move_clock(
+        interview, position, "leave", "item {n} ({kind}): clock stopped at {spent} of {budget}"
     )
 
 
