@@ -69,7 +69,11 @@ class AnswerView:
     def _source(self) -> str:
         source = self.result.get("source")
         if isinstance(source, Mapping):
-            return f"{source.get('file', '')}, {source.get('section', '')}"
+            return f"{source.get('article', '')}, {source.get('section', '')}"
+        references = self.result.get("references")
+        if "source" in self.result and isinstance(references, list) and references:
+            # A question beyond the course articles names its references instead.
+            return "not in the course articles; " + "; ".join(str(r) for r in references)
         return ""
 
     def _repr_html_(self) -> str:

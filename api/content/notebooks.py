@@ -214,6 +214,8 @@ _TOPIC_TITLES = {
     "rms_norm": ("RMSNorm", " RMSNorm "),
     "norm_placement": ("Pre-Norm and Post-Norm", " Pre-Norm 与 Post-Norm "),
     "activations": ("activation functions", "激活函数"),
+    "attention": ("attention", "注意力"),
+    "moe": ("mixture of experts", "混合专家（MoE）"),
     "batch_norm": ("BatchNorm", " BatchNorm "),
     "training": ("training numerics", "训练中的数值问题"),
 }

@@ -40,6 +40,8 @@ Topic: TypeAlias = Literal[
     "rms_norm",
     "norm_placement",
     "activations",
+    "attention",
+    "moe",
     "training",
 ]
 TOPICS: tuple[Topic, ...] = get_args(Topic)
@@ -119,8 +121,18 @@ class _QuestionBase(_Content):
     prompt_zh: Text
     explanation: Text
     explanation_zh: Text
-    source: Source
+    # None: the question goes beyond the course articles (attention, optimisers, MoE...); it
+    # then says so, and its `references` name where the claim does come from.
+    source: Source | None
     references: list[Text] = []
+
+    @model_validator(mode="after")
+    def _beyond_the_material_has_references(self) -> Self:
+        if self.source is None and not self.references:
+            raise ValueError(
+                "a question with `source: null` (not in the course articles) needs `references`"
+            )
+        return self
 
     @field_validator("difficulty", mode="before")
     @classmethod
@@ -370,7 +382,9 @@ def _load_sources(directory: Path) -> list[SourceArticle]:
 def _load_topic_file(
     path: Path, sections: Mapping[str, frozenset[str]]
 ) -> list[tuple[Question, str]]:
-    topic = path.stem
+    # `<topic>.yaml`, or `<topic>.<part>.yaml` when one topic's questions are kept in several
+    # files (the attention exercises' questions beside the attention basics).
+    topic = path.stem.split(".", 1)[0]
     if topic not in TOPICS:
         raise QuestionBankError(
             f"{path}: unknown topic file {path.name!r}; expected one of "
@@ -395,6 +409,9 @@ def _load_topic_file(
             raise QuestionBankError(
                 f"{where}.topic: {question.topic!r} does not match the file {path.name!r}"
             )
+        if question.source is None:
+            loaded.append((question, where))
+            continue
         known = sections.get(question.source.article)
         if known is None:
             raise QuestionBankError(
@@ -429,9 +446,13 @@ def load_question_bank(directory: Path) -> QuestionBank:
     )
     if stray:
         raise QuestionBankError(f"{directory}: use `<topic>.yaml` for question files, got {stray}")
-    by_topic = {p.stem: p for p in directory.glob("*.yaml") if p.name != SOURCES_FILE}
+    files = [p for p in directory.glob("*.yaml") if p.name != SOURCES_FILE]
     order: dict[str, int] = {t: i for i, t in enumerate(TOPICS)}
-    paths = sorted(by_topic.values(), key=lambda p: (order.get(p.stem, len(order)), p.name))
+
+    def _topic_rank(p: Path) -> tuple[int, str]:
+        return order.get(p.stem.split(".", 1)[0], len(order)), p.name
+
+    paths = sorted(files, key=_topic_rank)
 
     questions: list[Question] = []
     seen: dict[str, str] = {}

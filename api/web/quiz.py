@@ -87,7 +87,7 @@ def _question_page(
         question=public_view(question, web.lang),
         result=result,
         # Sources name the article by its title (the bank validates it against _sources.yaml).
-        source_title=question.source.article if result else None,
+        source_title=question.source.article if result and question.source else None,
         next_review=next_review,
         problem=problem,
         next_id=_next_id(bank, question),

@@ -89,10 +89,13 @@ def path_for(slug: str) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="rewrite the golden files")
+    parser.add_argument("slugs", nargs="*", help="only these exercises (default: every one)")
     args = parser.parse_args()
     GOLDEN.mkdir(exist_ok=True)
     changed = 0
     for slug, exercise in load_catalog(ROOT / "exercises").items():
+        if args.slugs and slug not in args.slugs:
+            continue
         text = json.dumps(goldens(slug, exercise.spec), indent=1, ensure_ascii=False) + "\n"
         path = path_for(slug)
         if not path.is_file() or path.read_text() != text:
