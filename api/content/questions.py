@@ -574,7 +574,7 @@ class AnswerResult(BaseModel):
     # The key as a learner reads it: the choice texts, "true"/"正确", or the number with its unit.
     correct_answer_text: str
     explanation: str
-    source: Source
+    source: Source | None
     references: list[str]
 
 

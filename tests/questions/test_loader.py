@@ -97,12 +97,48 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
 
 
 def test_unknown_topic_file(tmp_path: Path) -> None:
-    msg = _error(tmp_path, {"attention.yaml": [_with(topic="attention")]})
-    assert "attention.yaml" in msg and "unknown topic" in msg
+    msg = _error(tmp_path, {"vision.yaml": [_with(topic="vision")]})
+    assert "vision.yaml" in msg and "unknown topic" in msg
+
+
+def test_unknown_topic_in_a_part_file(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"vision.heads.yaml": [_with(topic="attention")]})
+    assert "vision.heads.yaml" in msg and "unknown topic" in msg
+
+
+def test_a_topic_split_over_part_files(tmp_path: Path) -> None:
+    files = {
+        "attention.yaml": [_with(id="a-one", topic="attention")],
+        "attention.heads.yaml": [_with(id="a-two", topic="attention")],
+    }
+    bank = load_question_bank(_bank_dir(tmp_path, files))
+    assert {q.id for q in bank} == {"a-one", "a-two"}
+
+
+def test_a_part_file_holds_its_own_topic_only(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"attention.heads.yaml": [_with(topic="moe")]})
+    assert "does not match the file" in msg and "attention.heads.yaml" in msg
+
+
+def test_beyond_the_material_needs_references(tmp_path: Path) -> None:
+    # `source: null` says "not in the course articles"; the references must then say where.
+    msg = _error(tmp_path, {"layer_norm.yaml": [GOOD | {"source": None}]})
+    assert "references" in msg and "not in the course articles" in msg
+
+
+def test_a_missing_source_is_not_taken_for_null(tmp_path: Path) -> None:
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(source=None)]})
+    assert "source" in msg and "required" in msg.lower()
+
+
+def test_beyond_the_material_with_references_loads(tmp_path: Path) -> None:
+    question = GOOD | {"source": None, "references": ["Vaswani et al. 2017, Attention"]}
+    (loaded,) = list(load_question_bank(_bank_dir(tmp_path, {"layer_norm.yaml": [question]})))
+    assert loaded.source is None and loaded.references
 
 
 def test_unknown_topic_value(tmp_path: Path) -> None:
-    msg = _error(tmp_path, {"layer_norm.yaml": [_with(topic="attention")]})
+    msg = _error(tmp_path, {"layer_norm.yaml": [_with(topic="vision")]})
     assert "topic" in msg and "layer_norm.yaml" in msg
 
 

@@ -35,6 +35,7 @@ def test_answer_right_and_wrong(api: httpx.Client, bank: QuestionBank) -> None:
     body: dict[str, Any] = wrong.json()
     assert body["correct"] is False and body["correct_answer"] is False
     assert body["explanation"] == q.explanation_zh
+    assert q.source is not None
     assert body["source"] == {"article": q.source.article, "section": q.source.section}
 
 
