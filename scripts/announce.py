@@ -48,6 +48,52 @@ def wait_ready(url: str, pid: int) -> bool:
     return False
 
 
+def _saved_learner(url: str) -> dict[str, object] | None:
+    """The learner whose token is saved for ``url``, when the server still takes that token."""
+    token = config.load().tokens.get(config.normalise_url(url))
+    if not token:
+        return None
+    try:
+        with Client(url, token) as client:
+            return client.me()
+    except AddnormError:
+        return None  # revoked, or another server's database: nothing to keep
+
+
+def _learner_lines(url: str, name: str) -> list[str]:
+    # The README's command is typed again at every restart: a learner of that name whose token is
+    # saved is kept (a second "ada" would leave the progress behind the old token, looking lost),
+    # and a token saved for someone else is never dropped silently (as `addnorm signup` refuses).
+    saved = _saved_learner(url)
+    path = config.config_path()
+    if saved is not None and saved.get("name") == name:
+        return [
+            f"  learner:   {name} (id {saved.get('id')}), created before; kept",
+            f"             its token stays saved for the addnorm CLI in {path}",
+            "             (addnorm token show prints it)",
+        ]
+    if saved is not None:
+        return [
+            f"  learner {name!r} not created: the token saved in {path} is learner "
+            f"{saved.get('name')!r}'s (id {saved.get('id')}), and creating another would drop it",
+            f"             to add {name!r} anyway: .venv/bin/addnorm signup {name} --force",
+        ]
+    try:
+        with Client(url, "") as client:
+            created = client.create_user(name)
+    except AddnormError as exc:
+        return [f"  could not create learner {name!r}: {exc}"]
+    token = str(created["token"])
+    learner = created.get("id")
+    saved_in = config.remember(url, token, learner if isinstance(learner, int) else None)
+    return [
+        f"  learner:   {created['name']} (id {created['id']})",
+        f"  token:     {token}",
+        f"             (shown once; saved for the addnorm CLI in {saved_in})",
+        f"             notebooks: export ADDNORM_TOKEN={token}",
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -73,20 +119,7 @@ def main() -> int:
         f"  notebooks and scripts: export ADDNORM_URL={url}",
     ]
     if args.create_learner:
-        try:
-            with Client(url, "") as client:
-                created = client.create_user(args.create_learner)
-        except AddnormError as exc:
-            lines.append(f"  could not create learner {args.create_learner!r}: {exc}")
-        else:
-            token = str(created["token"])
-            path = config.remember(url, token)
-            lines += [
-                f"  learner:   {created['name']} (id {created['id']})",
-                f"  token:     {token}",
-                f"             (shown once; saved for the addnorm CLI in {path})",
-                f"             notebooks: export ADDNORM_TOKEN={token}",
-            ]
+        lines += _learner_lines(url, args.create_learner)
     lines += ["  first exercise: .venv/bin/addnorm list; .venv/bin/addnorm start layer_norm", ""]
     print("\n".join(lines), flush=True)
     return 0
