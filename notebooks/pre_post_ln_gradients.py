@@ -23,9 +23,16 @@
 # *why does the original Post-LN Transformer need a learning-rate warm-up, and Pre-LN not?*
 # Xiong et al. (2020, "On Layer Normalization in the Transformer Architecture") measured the
 # gradient norm of each layer's FFN weight at initialisation: in Post-LN it **grows towards the
-# output layers**; in Pre-LN it **stays roughly flat** with depth. Large gradients at the top of
-# the stack, taken at a full learning rate from the first step, are what make Post-LN diverge;
-# warm-up keeps the first steps small until Adam's statistics and the weights settle.
+# output layers**; in Pre-LN it **stays roughly flat** with depth. Their reading, that these large
+# top-layer gradients taken at a full learning rate make Post-LN diverge, is a heuristic, and with
+# Adam it cannot be the whole story: Adam's step is about the learning rate whatever the
+# gradient's scale (exactly `lr * sign(g)` at the first step). Two accounts are better supported:
+# Liu et al. 2020 ("Understanding the Difficulty of Training Transformers", Admin) find that
+# Post-LN's output depends heavily on its residual branches, so updates of equal size move it much
+# further; Liu et al. 2019 ("On the Variance of the Adaptive Learning Rate and Beyond", RAdam) tie
+# warm-up to Adam's second-moment estimate, which averages only a few noisy gradients in the first
+# steps. Warm-up keeps the first steps small while both settle. The gradient profile you measure
+# here is the first half of that story: where the sensitivity sits at initialisation.
 #
 # ## What to write
 #
@@ -96,6 +103,11 @@
 # noisy, which is why the grader compares your numbers with the reference's on the same seed
 # rather than asking for a shape.
 #
+# A top-to-bottom ratio alone cannot tell "largest at the top" from "starved at the bottom": read
+# the two curves against each other. Here (depth 24, 40 other seeds, the worked solution) Post-LN's
+# first six layers get about what Pre-LN's get (median ratio 0.96) and its last six about twice
+# (2.08): Post-LN's gradients are large at the top, not small at the bottom.
+#
 # ## Pitfalls interviewers look for
 #
 # - **The two placements swapped** (`variants_swapped`): the norm where the other one puts it.
@@ -119,9 +131,12 @@
 #   through an untouched identity path, so no norm above a layer rescales its gradient; the
 #   final LayerNorm divides by a stream that grew with depth, which makes all of them smaller as
 #   the stack deepens (Xiong et al.: of order `1/sqrt(L)`).
-# - **Warm-up.** The update is the learning rate times the gradient: Post-LN's top layers, with
-#   their large gradients, move too far in the first steps at a full learning rate. A warm-up
-#   (or Pre-LN, or a rescaled Post-LN such as DeepNorm) keeps those steps small.
+# - **Warm-up.** With SGD the update is the learning rate times the gradient, so the layers with
+#   the largest gradients move furthest. With Adam it is not: each coordinate moves by about the
+#   learning rate whatever its gradient's scale. What a warm-up buys with Adam is time for its
+#   second-moment estimate to stop being noisy (RAdam), while Post-LN's output reacts strongly to
+#   equal-size changes in its branches (Admin). Pre-LN, or a rescaled Post-LN such as DeepNorm or
+#   Admin, lessens that dependence.
 #
 # ## Interviewer follow-ups
 #
@@ -166,8 +181,13 @@
 # 每一轮 Transformer 面试都会问的问题：*为什么最初的 Post-LN Transformer 需要学习率预热，而
 # Pre-LN 不需要？* Xiong 等人（2020，“On Layer Normalization in the Transformer Architecture”）
 # 测量了初始化时每一层 FFN 权重的梯度范数：Post-LN 的梯度**越靠近输出层越大**；Pre-LN 的梯度随
-# 深度**基本持平**。堆叠顶部的大梯度如果从第一步就乘以完整的学习率，就会让 Post-LN 发散；预热让
-# 最初几步保持很小，直到 Adam 的统计量和权重稳定下来。
+# 深度**基本持平**。他们的解读是：顶部这些大梯度从第一步就乘以完整的学习率，使 Post-LN 发散。这只是
+# 一种启发式的说法，而且对 Adam 来说不可能是全部原因：Adam 每一步的步长大约就是学习率，与梯度的尺度
+# 无关（第一步恰好是 `lr * sign(g)`）。有更多证据支持的解释有两个：Liu 等人 2020（“Understanding
+# the Difficulty of Training Transformers”，Admin）发现 Post-LN 的输出高度依赖它的残差分支，同样大小
+# 的更新会让输出变化大得多；Liu 等人 2019（“On the Variance of the Adaptive Learning Rate and
+# Beyond”，RAdam）把预热归因于 Adam 的二阶矩估计在最初几步只平均了少数几个带噪声的梯度。预热让最初
+# 几步保持很小，等这两者稳定下来。你在这里测量的梯度分布是这个故事的前一半：初始化时敏感性落在哪里。
 #
 # ## 要写什么
 #
@@ -230,6 +250,10 @@
 # 而论文中完整的 Transformer 是平的。结论在于方向；单个种子可能有噪声，所以评测是在同一个种子下把你的
 # 数值与参考实验的数值比较，而不是要求曲线呈现某种形状。
 #
+# 只看顶部与底部的比值，分不清“顶部最大”和“底部太小”：要把两条曲线对照着读。在这里（深度 24，另取
+# 40 个种子，用参考解法测得），Post-LN 前六层的梯度与 Pre-LN 前六层相当（比值中位数 0.96），后六层
+# 约为两倍（2.08）：Post-LN 的梯度是顶部偏大，而不是底部偏小。
+#
 # ## 面试官会盯的坑
 #
 # - **两种放置方式弄反**（`variants_swapped`）：LayerNorm 放在了另一种方案的位置。
@@ -243,13 +267,15 @@
 # ## 为什么有效
 #
 # - **Post-LN。** 每次残差相加之后都跟着一个 LayerNorm，所以从损失到某一层的恒等路径要穿过它上面
-#   所有的归一化。初始化时每个归一化都除以一个因子层输出而变大的和；传到下层的梯度每穿过一个归一化
+#   所有的归一化。初始化时每个归一化都除以一个因加上子层输出而变大的和；传到下层的梯度每穿过一个归一化
 #   就缩小一次，于是最靠近输出的层得到最大的梯度。
 # - **Pre-LN。** 残差流 `h` 在堆叠内部从不归一化：损失经过一条未经处理的恒等路径到达每一层，所以
 #   任何一层的梯度都不会被它上面的归一化重新缩放；最后的 LayerNorm 除以一个随深度增长的残差流，使堆叠越深、所有梯度越小
 #   （Xiong 等人：量级为 `1/sqrt(L)`）。
-# - **预热。** 更新量是学习率乘以梯度：Post-LN 顶部几层梯度很大，在完整学习率下最初几步走得太远。
-#   预热（或者 Pre-LN，或者像 DeepNorm 那样重新缩放的 Post-LN）让这几步保持很小。
+# - **预热。** 用 SGD 时更新量是学习率乘以梯度，梯度最大的层走得最远。用 Adam 时并非如此：每个坐标
+#   的步长大约就是学习率，与其梯度的尺度无关。对 Adam 来说，预热换来的是时间：让二阶矩估计不再那么
+#   嘈杂（RAdam），而 Post-LN 的输出对分支上同样大小的变化反应很强（Admin）。Pre-LN，或者像 DeepNorm、
+#   Admin 那样重新缩放的 Post-LN，会减弱这种依赖。
 #
 # ## 面试官的追问
 #
