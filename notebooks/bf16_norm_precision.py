@@ -165,7 +165,7 @@
 # ## Test yourself
 #
 # Replace the one-pass variance by Welford's update in bfloat16 and see where it sits between the
-# two curves. Run the sweep in float16 (10 significant bits, but a maximum of 65504: where does
+# two curves. Run the sweep in float16 (11 significant bits, but a maximum of 65504: where does
 # $\mathbb{E}[x^2]$ overflow?). Then subtract a per-row shift (the first element) before the
 # one-pass formula and watch the cancellation go.
 #
@@ -189,7 +189,7 @@
 #
 # 实验是一种答案为**测量结果**的练习。这里你要在笔记本电脑的 CPU 上、用不到一秒的时间，测出混合精度
 # 训练面试中必问的一个问题的答案：*为什么模型用 bfloat16 运行时，LayerNorm 和 RMSNorm 仍要用 float32
-# 计算统计量？* bfloat16 只保留 8 位有效数字。一行的均值相对于离散度很大时，均值本身的舍入误差就占到
+# 计算统计量？* bfloat16 只保留 8 个有效二进制位。一行的均值相对于离散度很大时，均值本身的舍入误差就占到
 # 离散度中看得见的一部分；而单遍方差 $\mathbb{E}[x^2] - \mathbb{E}[x]^2$ 是两个几乎相等的大数相减，
 # 二者之差比它们的舍入误差还小：这就是**灾难性抵消**。你要扫描均值与标准差之比，测量对同样的
 # bfloat16 行做归一化的四种方式相对于 float64 的误差。
@@ -294,7 +294,7 @@
 # - **抵消。** 单遍方差从 $\mathbb{E}[x^2] \approx m^2 + 1$ 中减去 $\mathbb{E}[x]^2 \approx m^2$，
 #   二者各自的舍入误差约为 $m^2 / 256$：当 $m^2 / 256$ 接近两者之差 1 时（$m$ 约为 16），差值就完全
 #   丢失了。误差随 $m^2$ 增长。
-# - **float32 统计量。** 24 位有效数字把同样的效应推远了 $2^{16}$ 倍；剩下的只是最后把接近 1 的值
+# - **float32 统计量。** 24 个有效二进制位把同样的效应推远了 $2^{16}$ 倍；剩下的只是最后把接近 1 的值
 #   转成 bfloat16 时的舍入。
 # - **RMSNorm。** $\mathbb{E}[x^2]$ 是正数之和，只有相对舍入误差：没有减法，也就没有抵消，不管均值
 #   多大（此时它的输出几乎是常数，但那是建模问题，不是精度问题）。
@@ -317,7 +317,7 @@
 # ## 自我检验
 #
 # 把单遍方差换成 bfloat16 下的 Welford 更新，看看它落在两条曲线之间的什么位置。用 float16 重新扫描
-# （10 位有效数字，但最大值只有 65504：$\mathbb{E}[x^2]$ 在哪里溢出？）。再在使用单遍公式之前减去
+# （11 个有效二进制位，但最大值只有 65504：$\mathbb{E}[x^2]$ 在哪里溢出？）。再在使用单遍公式之前减去
 # 每行的一个平移量（比如第一个元素），看抵消如何消失。
 #
 # ## 背景
