@@ -34,12 +34,11 @@
 #
 # - `p` is the probability of **dropping** a unit. `p` outside `[0, 1]` raises `ValueError` in
 #   the constructor, as `nn.Dropout` does. No parameters, no buffers.
-# - **Training** (`module.train()`): draw the keep mask **as `nn.Dropout` draws it**,
-#   `keep = torch.empty_like(x).bernoulli_(1 - p)`, once per call, and return
-#   `x * keep / (1 - p)`. The grader seeds torch's default generator before every call of your
-#   module and of the reference, so this draw gives both the same mask and the outputs can be
-#   compared value by value. (A mask drawn another way, `torch.rand_like(x) < 1 - p` say, is a
-#   valid dropout too, but it is a different mask and the verdict says so: use the draw above.)
+# - **Training** (`module.train()`): zero each element independently with probability `p`, a
+#   fresh mask on every call, and scale what is kept by `1 / (1 - p)`: `x * keep / (1 - p)`. Draw
+#   the mask however you like: `torch.empty_like(x).bernoulli_(1 - p)` (as `nn.Dropout` does),
+#   `torch.rand_like(x) > p`, a uniform draw below `1 - p`, in any memory order. The grader checks
+#   dropout's law, not one random stream (see "How it is graded").
 # - `p = 0`: the identity, also in training. `p = 1`: zeros (no `0 / 0`); this call is checked
 #   forward only, so zeros made afresh and zeros computed from `x` are both right.
 # - **Eval** (`module.eval()`): the identity, whatever `p`.
@@ -59,7 +58,8 @@
 # `nn.Dropout` and its family (`Dropout1d/2d/3d`, `AlphaDropout`, `FeatureAlphaDropout`),
 # `F.dropout` and its family (`dropout1d/2d/3d`, `alpha_dropout`, `feature_alpha_dropout`),
 # `torch.dropout`, `torch.native_dropout` and the aten dropout ops, however reached. A submission
-# that reaches one is *rejected*. `bernoulli_`, `empty_like`, `zeros_like`, `where` are fine.
+# that reaches one is *rejected*. `bernoulli_`, `rand_like`, `uniform_`, `empty_like`, `zeros_like`,
+# `where` are fine.
 #
 # ## What your code may run
 #
@@ -67,16 +67,27 @@
 #
 # ## How it is graded
 #
-# Thirteen freshly drawn scenarios and two constructor checks: one module called in training
+# Fourteen freshly drawn scenarios and two constructor checks: one module called in training
 # twice on the same shape and then in eval (a mask kept from the first call shows on the second;
 # classic dropout's `(1 - p)` shows in eval); `p = 0.1` in float64, training then eval; `p = 0.9`
 # (kept units times 10); `p = 1` (zeros) and `p = 0` (the identity) in training; eval alone on
 # 200 features; a strided 4-D view at `p = 0.25`; a 1-D vector; a batch of one; the default
 # `p = 0.5` in float64; a transposed view; a training and an eval forward under `torch.no_grad()`
-# (where an in-place change of `x` is looked for); and `Dropout(p=1.5)`, `Dropout(p=-0.1)`, which
-# must raise `ValueError`. Every call but the no-grad ones runs backward with a random upstream
-# gradient and compares the gradient of `x`. A training call is compared with the reference's run
-# on the same seed, at the input's dtype.
+# (where an in-place change of `x` is looked for); two training forwards and then one backward of
+# both (a mask kept on the module and replaced by the second forward shows in the first call's
+# gradient); and `Dropout(p=1.5)`, `Dropout(p=-0.1)`, which must raise `ValueError`. Every call
+# but the no-grad ones runs backward with a random upstream gradient and checks the gradient of
+# `x`.
+#
+# A training call is graded by **dropout's law**, so any correct draw passes: every output
+# element is `0` or `x / (1 - p)` (within the dtype's tolerance); the number dropped lies within
+# 6 standard deviations of `p n` (binomial, plus one), `n` the elements where `x` is not 0 (at 6
+# sigma a correct solution fails about once in 500 million cases); the gradient of `x` is the
+# upstream gradient times the forward's own mask and `1 / (1 - p)`; two training calls of one
+# shape never drop the same units; eval and `p = 0` are the identity, `p = 1` gives zeros and a
+# zero gradient. (The grader seeds torch's generator before every call: a mask drawn exactly as
+# `nn.Dropout` draws it matches the reference's value by value, which is checked first and
+# faster; any other draw is judged by the law.)
 #
 # **Also, as for every exercise:** three calls in a row with fresh data of one shape (code that caches what it computed, or changes from its third call on, fails); float64 cases are compared at float64's own precision: computing float64 input in float32 fails.
 #
@@ -91,6 +102,9 @@
 # - **`p = 1`**: `x * 0 / 0 = NaN`.
 # - **The mask cached on the module** "for backward" and reused by the next call.
 # - **A new mask drawn in a hand-written backward.**
+# - **A hand-written backward that reads the mask from the module** (`self.mask`): the next
+#   forward replaces it, so with two forwards before one backward the first call's gradient goes
+#   through the second call's mask.
 # - **`p` outside `[0, 1]` accepted.**
 #
 # ## Why it works
@@ -100,7 +114,7 @@
 #   inference the plain network: no factor to remember when exporting or serving.
 # - **Backward.** `y = x * keep / (1 - p)` is linear in `x`: `dL/dx = g * keep / (1 - p)`, the same
 #   mask. A unit that was dropped received no signal forward and gets no gradient back.
-# - **The edges.** `p = 0` keeps everything (`bernoulli_(1)` is all ones, the scale is 1);
+# - **The edges.** `p = 0` keeps everything (every draw keeps, the scale is 1);
 #   `p = 1` keeps nothing and the scale is infinite, so it must be special-cased: the limit of the
 #   output is 0.
 # - **Where it goes.** In a Transformer, dropout sits on the sublayer's output before the residual
@@ -161,12 +175,10 @@
 #
 # - `p` 是**丢弃**一个单元的概率。`p` 不在 `[0, 1]` 之内时，构造函数要像 `nn.Dropout` 一样抛出
 #   `ValueError`。没有参数，也没有 buffer。
-# - **训练**（`module.train()`）：**按 `nn.Dropout` 的方式**抽取保留掩码，
-#   `keep = torch.empty_like(x).bernoulli_(1 - p)`，每次调用抽一次，返回 `x * keep / (1 - p)`。
-#   每次调用你的模块和参考实现之前，评测都会给 torch 的默认随机数生成器设置相同的种子，所以这样
-#   抽取会得到同一个掩码，输出可以逐值比较。（用别的方式抽取的掩码，比如
-#   `torch.rand_like(x) < 1 - p`，同样是正确的 dropout，但它是另一个掩码，评测结果会指出这一点：
-#   请使用上面的抽取方式。）
+# - **训练**（`module.train()`）：每个元素独立地以概率 `p` 置零，每次调用都抽新的掩码，保留下来的
+#   乘以 `1 / (1 - p)`：`x * keep / (1 - p)`。掩码怎么抽都可以：`torch.empty_like(x).bernoulli_(1 - p)`
+#   （`nn.Dropout` 的做法）、`torch.rand_like(x) > p`、均匀分布小于 `1 - p`，按任意内存顺序抽都行。
+#   评测检查的是 dropout 的分布规律，而不是某一条随机数序列（见“如何评测”）。
 # - `p = 0`：恒等映射，训练时也是。`p = 1`：全零（不能出现 `0 / 0`）；这次调用只检查前向，所以
 #   新建的全零张量和由 `x` 算出的全零都算对。
 # - **eval**（`module.eval()`）：无论 `p` 是多少都是恒等映射。
@@ -185,7 +197,8 @@
 # `nn.Dropout` 及其同族（`Dropout1d/2d/3d`、`AlphaDropout`、`FeatureAlphaDropout`），`F.dropout`
 # 及其同族（`dropout1d/2d/3d`、`alpha_dropout`、`feature_alpha_dropout`），`torch.dropout`、
 # `torch.native_dropout` 以及 aten 的 dropout 算子，无论通过什么途径调用。用到其中任何一个的提交
-# 会被判为 *rejected*。`bernoulli_`、`empty_like`、`zeros_like`、`where` 都可以用。
+# 会被判为 *rejected*。`bernoulli_`、`rand_like`、`uniform_`、`empty_like`、`zeros_like`、`where`
+# 都可以用。
 #
 # ## 代码可以运行什么
 #
@@ -193,14 +206,23 @@
 #
 # ## 如何评测
 #
-# 每次提交有十三个新随机生成的场景和两个构造函数检查：同一个模块在训练模式下对同一形状调用两次、
+# 每次提交有十四个新随机生成的场景和两个构造函数检查：同一个模块在训练模式下对同一形状调用两次、
 # 再以 eval 模式调用（从第一次调用保留下来的掩码会在第二次暴露；经典 dropout 的 `(1 - p)` 会在
 # eval 时暴露）；float64 下 `p = 0.1`，先训练后 eval；`p = 0.9`（保留的单元乘以 10）；训练模式下的
 # `p = 1`（全零）和 `p = 0`（恒等）；200 个特征上只做 eval；`p = 0.25` 时跨步切片得到的四维视图；
 # 一维向量；batch 为 1；float64 下默认的 `p = 0.5`；转置视图；`torch.no_grad()` 下训练和 eval 各一次
-# 前向（检查有没有原地修改 `x`）；以及必须抛出 `ValueError` 的 `Dropout(p=1.5)`、`Dropout(p=-0.1)`。
-# 除 no-grad 的调用外，每次调用都会用随机的上游梯度做反向传播并比较 `x` 的梯度。训练模式的调用与
-# 参考实现在同一种子下的结果比较，在输入的 dtype 下进行。
+# 前向（检查有没有原地修改 `x`）；训练模式下先做两次前向、再对两者一起做一次反向传播（存在模块上、
+# 被第二次前向换掉的掩码会在第一次调用的梯度里暴露）；以及必须抛出 `ValueError` 的
+# `Dropout(p=1.5)`、`Dropout(p=-0.1)`。除 no-grad 的调用外，每次调用都会用随机的上游梯度做反向传播
+# 并检查 `x` 的梯度。
+#
+# 训练模式的调用按 **dropout 的分布规律**评测，任何正确的抽取方式都能通过：每个输出元素要么是 `0`，
+# 要么是 `x / (1 - p)`（在该 dtype 的容差之内）；被丢弃的个数落在 `p n` 的 6 个标准差之内（二项分布，
+# 再加一），`n` 是 `x` 不为 0 的元素个数（取 6 个标准差时，正确的解大约每五亿个用例才会误判一次）；
+# `x` 的梯度等于上游梯度乘以该次前向自己的掩码和 `1 / (1 - p)`；同一形状的两次训练调用不会丢弃完全
+# 相同的单元；eval 和 `p = 0` 是恒等映射，`p = 1` 给出全零和全零的梯度。（每次调用前评测都会给 torch
+# 的随机数生成器设定种子：和 `nn.Dropout` 完全相同的抽取方式会与参考实现逐值一致，这一路先检查、
+# 也更快；其他抽取方式按分布规律判定。）
 #
 # **和每道题一样，还有：**同一形状、新数据连续调用三次（缓存结果、或从第三次调用起行为改变的代码会判错）；float64 用例按 float64 自身的精度比较：把 float64 输入放到 float32 里计算会判错。
 #
@@ -214,6 +236,8 @@
 # - **`p = 1`**：`x * 0 / 0 = NaN`。
 # - **把掩码缓存在模块上**“留给 backward 用”，下一次调用继续复用。
 # - **在手写的 backward 里重新抽掩码。**
+# - **手写的 backward 从模块上读取掩码**（`self.mask`）：下一次前向会把它换掉，所以在一次反向传播
+#   之前做了两次前向时，第一次调用的梯度会经过第二次调用的掩码。
 # - **接受了 `[0, 1]` 之外的 `p`。**
 #
 # ## 为什么有效
@@ -223,7 +247,7 @@
 #   部署时不需要记着乘任何因子。
 # - **反向传播。** `y = x * keep / (1 - p)` 对 `x` 是线性的：`dL/dx = g * keep / (1 - p)`，同一个
 #   掩码。前向时被丢弃的单元没有传出信号，反向时也得不到梯度。
-# - **端点。** `p = 0` 保留全部（`bernoulli_(1)` 全为 1，缩放为 1）；`p = 1` 什么都不保留，缩放
+# - **端点。** `p = 0` 保留全部（每次抽取都保留，缩放为 1）；`p = 1` 什么都不保留，缩放
 #   是无穷大，所以必须单独处理：输出的极限是 0。
 # - **放在哪里。** 在 Transformer 中，dropout 放在子层输出之后、残差相加之前，以及 FFN 的隐藏层
 #   激活上（题目 `res-dropout-placement-bug`、`np-dropout-pre-ln`）。
@@ -337,7 +361,7 @@ class Dropout(nn.Module):
 # the backward pass and the known-mistake diagnosis.
 #
 # Reference: `torch.nn.Dropout(p)` in eval mode, the identity for every p (training-mode masks are graded
-# on the server, which replays the seeded draw).
+# on the server, by dropout's law: any correct draw passes).
 #
 # <details><summary>中文</summary>
 #
@@ -347,8 +371,8 @@ class Dropout(nn.Module):
 # 在当前 kernel 里与参考实现对比。这只是一次自检，**不能代替服务器的评测**：服务器会覆盖多得多的
 # 形状和 dtype，还会检查反向传播并诊断已知错误。
 #
-# 参考实现：`torch.nn.Dropout(p)` 的 eval 模式：对任何 p 都是恒等映射（训练模式的掩码由服务器重放固定
-# 种子的抽取来评测）。
+# 参考实现：`torch.nn.Dropout(p)` 的 eval 模式：对任何 p 都是恒等映射（训练模式的掩码由服务器按 dropout
+# 的分布规律评测，任何正确的抽取方式都能通过）。
 #
 # </details>
 

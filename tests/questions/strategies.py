@@ -59,6 +59,22 @@ HEDGE_TRAP = {
     "zh": re.compile(r"定论|证明|证实|固定|普遍|一般|总能|总是|公认|通用"),
 }
 
+# Qualifiers: "usually", "can", "in practice"...: issue 52 found the key on the items that judge a
+# claim of the material the only qualified option among absolute straw men.
+HEDGE = {
+    "en": re.compile(
+        r"\b(usually|often|typically|mostly|largely|partly|partially|roughly|about|approximately|"
+        r"around|some|sometimes|can|may|might|could|tends? to|likely|in practice|depends?|"
+        r"depending|not necessarily|not always|rarely|seldom|modest(ly)?|somewhat|at most|"
+        r"mainly|generally|in part|helps?|more or less)\b",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"通常|往往|常常|经常|一般|大多|多数|大约|约|左右|可能|也许|未必|不一定|取决于|视.{0,8}而定|"
+        r"倾向|部分|有时|实践中|较|略|有助于|主要|基本"
+    ),
+}
+
 # Digits and the symbols of formulas and code: "the most specific option is right".
 SPECIFIC = re.compile(r"[0-9=+\-*/^()\[\]{}<>%×·√≈≤≥_|`~²³√]")
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?")
@@ -152,6 +168,20 @@ def _no_absolute_words(q: OneKey, lang: Lang) -> float:
     return (q.answer in pool) / len(pool)
 
 
+def hedges(text: str, lang: Lang) -> int:
+    return len(HEDGE[lang].findall(text))
+
+
+def _most_hedged(q: OneKey, lang: Lang) -> float:
+    # Guess among the options with the most qualifiers (all of them if none has one).
+    return pick_top([hedges(t, lang) for t in texts(q, lang)], q.answer, 1)
+
+
+def judges_a_claim(q: OneKey | TrueFalseQuestion) -> bool:
+    """The item puts a claim of the course articles to the learner (it names an article)."""
+    return "article" in q.prompt.lower() or "《" in q.prompt_zh
+
+
 def _uniform(q: OneKey, lang: Lang) -> float:
     return 1 / len(q.choices)
 
@@ -165,15 +195,19 @@ ONE_KEY_PLAYERS: dict[
     "never the shortest (key not shortest)": (_not_the_shortest, _not_the_shortest_chance),
     "most digits and symbols": (_most_specific, _uniform),
     "avoid absolute words": (_no_absolute_words, _uniform),
+    "most hedged option": (_most_hedged, _uniform),
 }
 
 
-def one_key_score(bank: QuestionBank, name: str, lang: Lang) -> Score:
+def one_key_score(bank: QuestionBank, name: str, lang: Lang, *, claims_only: bool = False) -> Score:
     questions = [q for q in bank if isinstance(q, OneKey)]
+    if claims_only:
+        questions = [q for q in questions if judges_a_claim(q)]
     player, blind = ONE_KEY_PLAYERS[name]
     score = sum(player(q, lang) for q in questions) / len(questions)
     chance = sum(blind(q, lang) for q in questions) / len(questions)
-    return Score(name, lang, len(questions), score, chance)
+    label = f"{name}, on items judging an article's claim" if claims_only else name
+    return Score(label, lang, len(questions), score, chance)
 
 
 # ----------------------------------------------------------------- multiple-select players
@@ -226,6 +260,25 @@ def wording_guess(q: TrueFalseQuestion, lang: Lang) -> bool | None:
     return None
 
 
+# The format cue of issue 52: "The article says X. True or false?" read as true, and "The
+# article says X. True or false: Y" (a consequence or a reading of X) read as false.
+ASKS_ABOUT_A_READING = {
+    "en": re.compile(r"\bTrue or false:\s*\S", re.IGNORECASE),
+    "zh": re.compile(r"判断：\s*\S"),
+}
+
+
+def format_guess(q: TrueFalseQuestion, lang: Lang) -> bool | None:
+    if not judges_a_claim(q):
+        return None
+    prompt = q.prompt if lang == "en" else q.prompt_zh
+    if ASKS_ABOUT_A_READING[lang].search(prompt):
+        return False
+    if QUOTED_ONLY[lang].search(prompt):
+        return True
+    return None
+
+
 def _absolute_guess(q: TrueFalseQuestion, lang: Lang) -> bool | None:
     prompt = q.prompt if lang == "en" else q.prompt_zh
     return not ABSOLUTE[lang].search(prompt)
@@ -248,6 +301,14 @@ def wording_score(bank: QuestionBank, lang: Lang) -> Score:
 
 def absolute_tf_score(bank: QuestionBank, lang: Lang) -> Score:
     return _true_false_score(bank, "true/false: absolute word means false", lang, _absolute_guess)
+
+
+def format_score(bank: QuestionBank, lang: Lang) -> Score:
+    # Scored on the items the cue applies to (those naming an article), not diluted by the rest.
+    items = [q for q in bank if isinstance(q, TrueFalseQuestion) and judges_a_claim(q)]
+    scores = [0.5 if (g := format_guess(q, lang)) is None else float(g == q.answer) for q in items]
+    name = "true/false: by format (quoted ? true, ': reading' false)"
+    return Score(name, lang, len(items), sum(scores) / len(items), 0.5)
 
 
 # ----------------------------------------------------------------- numeric player
@@ -284,8 +345,10 @@ def all_scores(bank: QuestionBank) -> list[Score]:
     scores = []
     for lang in LANGS:
         scores += [one_key_score(bank, name, lang) for name in ONE_KEY_PLAYERS]
+        scores.append(one_key_score(bank, "most hedged option", lang, claims_only=True))
         scores += [tick_all_score(bank, lang), no_absolute_score(bank, lang)]
         scores += [wording_score(bank, lang), absolute_tf_score(bank, lang)]
+        scores.append(format_score(bank, lang))
         scores.append(numeric_score(bank, lang))
     return scores
 
