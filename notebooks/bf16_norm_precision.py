@@ -46,7 +46,8 @@
 #      keepdim=True) - mean * mean).clamp(min=0)` (it can round below zero), `y = (xb - mean) /
 #      torch.sqrt(var + eps)`;
 #    - **row 2, float32 statistics**: the two-pass LayerNorm on `xb.float()`, then `.to(torch.bfloat16)`
-#      (what `nn.LayerNorm` does under autocast);
+#      (CUDA's autocast runs `layer_norm` in float32 like this, but returns the float32 result;
+#      here it is cast back so that every arm is compared in bfloat16);
 #    - **row 3, bf16 RMSNorm**: `y = xb / torch.sqrt((xb * xb).mean(-1, keepdim=True) + eps)`.
 # 3. The reference of each arm is the same norm (two-pass LayerNorm for rows 0 to 2, RMSNorm for
 #    row 3) computed in float64 **on `xb.double()`**, the rows the arm saw: the error measured is
@@ -212,7 +213,8 @@
 #      keepdim=True) - mean * mean).clamp(min=0)`（它可能被舍入到零以下），`y = (xb - mean) /
 #      torch.sqrt(var + eps)`；
 #    - **第 2 行，float32 统计量**：对 `xb.float()` 做两遍 LayerNorm，再 `.to(torch.bfloat16)`
-#      （autocast 下 `nn.LayerNorm` 就是这样做的）；
+#      （CUDA 上的 autocast 也是这样在 float32 中计算 `layer_norm`，但返回的是 float32 结果；
+#      这里转回 bfloat16，是为了让每个方案都在 bfloat16 下比较）；
 #    - **第 3 行，bf16 RMSNorm**：`y = xb / torch.sqrt((xb * xb).mean(-1, keepdim=True) + eps)`。
 # 3. 每个方案的参考结果是同一种归一化（第 0 到 2 行用两遍 LayerNorm，第 3 行用 RMSNorm），用
 #    float64 **在 `xb.double()` 上**计算，也就是该方案看到的行：测到的是统计量的误差，而不是输入本身

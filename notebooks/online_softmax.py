@@ -450,7 +450,7 @@ submit_cell("online_softmax")
 # 2. Why may any constant be subtracted from the logits, and why the max? (`act-softmax-shift`, `questions_activations`)
 # 3. This softmax returns NaN on attention scores in training. Why? (`act-softmax-naive-code`, `questions_activations`)
 # 4. What does softmax return on a row of only -inf? (`act-fully-masked-row-nan`, `questions_activations`)
-# 5. Which properties of softmax does chunking rely on? (`act-softmax-properties`, `questions_activations`)
+# 5. Dividing the logits by a temperature, doubling them, exact zeros, the gradient's rows: which of these softmax facts hold? (`act-softmax-properties`, `questions_activations`)
 # 6. Write the backward of softmax by hand. Which statistics does it need? (`act-softmax-backward`, `questions_activations`)
 #
 # <details><summary>中文</summary>
@@ -464,7 +464,7 @@ submit_cell("online_softmax")
 # 2. 为什么可以从 logits 里减去任意常数？为什么选最大值？ (`act-softmax-shift`, `questions_activations`)
 # 3. 这个 softmax 用在注意力分数上，训练时返回 NaN，为什么？ (`act-softmax-naive-code`, `questions_activations`)
 # 4. 整行都是 -inf 时 softmax 返回什么？ (`act-fully-masked-row-nan`, `questions_activations`)
-# 5. 分块计算依赖 softmax 的哪些性质？ (`act-softmax-properties`, `questions_activations`)
+# 5. 用温度除 logits、把 logits 翻倍、输出恰好为 0、梯度各行之和：关于 softmax 的这些说法哪些成立？ (`act-softmax-properties`, `questions_activations`)
 # 6. 手推 softmax 的反向传播。它需要哪些统计量？ (`act-softmax-backward`, `questions_activations`)
 #
 # </details>

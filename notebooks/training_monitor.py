@@ -32,15 +32,19 @@
 # compute them or a setup they were measured on:
 #
 # - a "gradient norm ratio" between the residual branch and the main branch, healthy within
-#   0.5 to 2.0. Read literally it is **always 1**: at a residual add $y = h + f(h)$ both branches
-#   receive the same gradient $\partial \mathcal{L} / \partial y$, so the ratio of the two carries no
-#   information. What can go wrong per layer is the size of the step the optimiser takes relative
-#   to the weight, which is the article's third number;
+#   0.5 to 2.0. It has two readings. Taken as the gradients the two branches *receive* at a
+#   residual add $y = h + f(h)$, it is **always 1**: both receive the same
+#   $\partial \mathcal{L} / \partial y$. Taken as the gradient each path *passes back* to $h$, the
+#   branch's $J_f^\top \, \partial \mathcal{L} / \partial y$ against the skip path's
+#   $\partial \mathcal{L} / \partial y$, it is informative: it says how much the sublayer shapes
+#   the gradient that reaches the layers below (near 0, the block is almost an identity; far
+#   above 1, the branch dominates). The article defines neither. This lab measures the size of
+#   the step the optimiser takes relative to the weight, the article's third number;
 # - the standard deviation of each layer's output, which "should stay within 0.8 to 1.2";
 # - the ratio of a parameter's update to its value, best "from 1e-3 to 1e-5".
 #
-# This lab makes the first and third one precise as the **update-to-weight ratio** of each layer,
-# and keeps the second:
+# This lab puts the third one, made precise as the **update-to-weight ratio** of each layer, in
+# place of the first, and keeps the second:
 #
 # $$r_{l,t} = \frac{\eta \, \lVert \nabla_{W_l} \mathcal{L}_t \rVert_F}{\lVert W_l^{(t)} \rVert_F}, \qquad s_{l,t} = \mathrm{std}(z_{l,t})$$
 #
@@ -130,7 +134,8 @@
 #
 # At learning rate 0.5 the first step's ratios are near 0.07 (the median over 40 seeds), seven
 # times the alarm; they fall below it within a few steps as the loss drops, and at the sixth step
-# at most one layer still fires. At gain 1.6 each layer's std is about 1.6 times the one before
+# the ratio alarm fires on at most one layer. The std alarm does not settle as fast: at the sixth
+# step it still fires on one to three layers, depending on the seed. At gain 1.6 each layer's std is about 1.6 times the one before
 # (in expectation 1.6, 2.6, 4.1, 6.6), so the std alarm fires from layer 2 on, and the large activations give
 # large gradients too: the ratio alarm fires on the first layer as well. At gain 0.6 the stds
 # shrink by the same factor and the gradients with them: ratios near 1e-4, a run that barely
@@ -205,13 +210,17 @@
 #
 # 文章列出三个数及其健康范围，但既没有精确到可以计算的定义，也没有说明是在什么设置下测得的：
 #
-# - 残差分支与主分支之间的“梯度范数比”，健康范围 0.5 到 2.0。按字面理解它**恒等于 1**：在残差
-#   相加 $y = h + f(h)$ 处，两个分支收到的是同一个梯度 $\partial \mathcal{L} / \partial y$，两者之比
-#   不含任何信息。逐层真正可能出问题的，是优化器这一步相对权重本身迈得多大，也就是文章的第三个数；
+# - 残差分支与主分支之间的“梯度范数比”，健康范围 0.5 到 2.0。它有两种理解。如果指残差相加
+#   $y = h + f(h)$ 处两个分支**收到**的梯度，它**恒等于 1**：两者收到的是同一个
+#   $\partial \mathcal{L} / \partial y$。如果指两条路径各自**传回** $h$ 的梯度，即分支的
+#   $J_f^\top \, \partial \mathcal{L} / \partial y$ 与跳连路径的 $\partial \mathcal{L} / \partial y$
+#   之比，它就有信息量：它说明子层在多大程度上塑造了传到下面各层的梯度（接近 0 时这个块几乎是
+#   恒等映射；远大于 1 时分支占主导）。文章对两者都没有定义。本实验测的是优化器这一步相对权重本身
+#   迈得多大，也就是文章的第三个数；
 # - 每层输出的标准差，“应保持在 0.8 到 1.2”；
 # - 参数更新量与参数值之比，“1e-3 到 1e-5 为佳”。
 #
-# 本实验把第一个和第三个数精确化为每层的**更新量与权重之比**，第二个数保持不变：
+# 本实验用精确化后的第三个数，即每层的**更新量与权重之比**，代替第一个数，第二个数保持不变：
 #
 # $$r_{l,t} = \frac{\eta \, \lVert \nabla_{W_l} \mathcal{L}_t \rVert_F}{\lVert W_l^{(t)} \rVert_F}, \qquad s_{l,t} = \mathrm{std}(z_{l,t})$$
 #
@@ -288,7 +297,8 @@
 # ## 你应该看到什么
 #
 # 学习率为 0.5 时，第一步的比值在 0.07 左右（40 个种子的中位数），是报警线的七倍；随着损失下降，
-# 几步之内就回落到报警线以下，到第六步最多还有一层在报警。增益为 1.6 时，每层的标准差约为前一层的
+# 几步之内就回落到报警线以下，到第六步比值报警最多还在一层上触发。标准差报警平息得没那么快：到第六步，
+# 随种子不同仍有一到三层在报警。增益为 1.6 时，每层的标准差约为前一层的
 # 1.6 倍（期望值依次为 1.6、2.6、4.1、6.6），所以从第 2 层起触发标准差报警；过大的激活值也带来过大的
 # 梯度：第一层同样触发比值报警。增益为 0.6 时，标准差按同样的倍数缩小，梯度也随之变小：比值在 1e-4
 # 附近，训练几乎学不动。
@@ -608,9 +618,9 @@ submit_cell("training_monitor")
 #
 # 1. What does an update-to-weight ratio far above 1e-3 tell you, and what would you change? (`tr-update-ratio-article`, `questions_training`)
 # 2. Would you page someone when a layer's output std leaves 0.8 to 1.2? Where do your thresholds come from? (`tr-monitoring-thresholds`, `questions_training`)
-# 3. Which initialisation keeps each layer's output std near 1 in a ReLU network, and why does the first layer differ? (`tr-kaiming-std`, `questions_training`)
+# 3. What standard deviation does Kaiming initialisation give a ReLU layer with 512 inputs, and why that value? (`tr-kaiming-std`, `questions_training`)
 # 4. In a Pre-LN Transformer, should the residual stream's std stay near 1 layer after layer? (`res-stream-variance-growth`, `questions_residual`)
-# 5. The ratio alarm fires on the first steps only. Would gradient clipping or a warm-up be the better fix? (`tr-clip-grad-norm-factor`, `questions_training`)
+# 5. The global gradient norm is 10 at the first step and you clip it at 2.5. By what factor does each gradient shrink, and what does that do to the ratio alarm? (`tr-clip-grad-norm-factor`, `questions_training`)
 #
 # <details><summary>中文</summary>
 #
@@ -621,8 +631,8 @@ submit_cell("training_monitor")
 #
 # 1. 更新量与权重之比远高于 1e-3 说明了什么？你会改什么？ (`tr-update-ratio-article`, `questions_training`)
 # 2. 某层输出的标准差离开 0.8 到 1.2 时，你会发报警叫人吗？你的阈值从哪里来？ (`tr-monitoring-thresholds`, `questions_training`)
-# 3. 在 ReLU 网络中，哪种初始化能让每层输出的标准差保持在 1 附近？第一层为什么不同？ (`tr-kaiming-std`, `questions_training`)
+# 3. Kaiming 初始化给一个有 512 个输入的 ReLU 层的权重设多大的标准差？为什么是这个值？ (`tr-kaiming-std`, `questions_training`)
 # 4. 在 Pre-LN Transformer 中，残差流的标准差应当逐层保持在 1 附近吗？ (`res-stream-variance-growth`, `questions_residual`)
-# 5. 比值报警只在最初几步触发。梯度裁剪和学习率预热，哪个是更好的修复？ (`tr-clip-grad-norm-factor`, `questions_training`)
+# 5. 第一步全局梯度范数为 10，你把它裁剪到 2.5。每个梯度缩小为原来的多少倍？这对比值报警有什么影响？ (`tr-clip-grad-norm-factor`, `questions_training`)
 #
 # </details>

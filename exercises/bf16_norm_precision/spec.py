@@ -202,11 +202,13 @@ MISTAKES = (
         "Your row 2 equals the bfloat16 two-pass arm: the statistics were computed before (or "
         "without) the cast to float32. Cast the bfloat16 rows with .float() first, compute the "
         "mean, variance and normalisation in float32, and cast only the result back to "
-        "bfloat16, as nn.LayerNorm does under autocast.",
+        "bfloat16 (CUDA's autocast computes layer_norm in float32 the same way, though it "
+        "returns the float32 result).",
         "float32 统计量方案始终停留在 bfloat16",
         "你的第 2 行与 bfloat16 两遍方案完全相同：统计量是在转成 float32 之前（或根本没转）算的。"
         "请先用 .float() 转换 bfloat16 行，在 float32 里计算均值、方差和归一化，"
-        "只把结果转回 bfloat16，autocast 下的 nn.LayerNorm 就是这样做的。",
+        "只把结果转回 bfloat16（CUDA 上的 autocast 也是这样在 float32 中计算 layer_norm，"
+        "只是返回 float32 结果）。",
         no_upcast=True,
     ),
     _known(
