@@ -542,6 +542,14 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-fp16-square-overflow": _fp16_square_overflow,
     "tr-gpt2-scaled-init": _gpt2_init_std,
     "tr-kaiming-std": _kaiming_std,
+    # Training at scale (exercises/questions/training.scale.yaml): the arithmetic in the open.
+    "tr-attention-flops-share": lambda: 100 * (6 * 32 * 4096 * 4096) / (6 * 6.7e9),
+    "tr-training-days": lambda: 6 * 7e9 * 1e12 / (256 * 312e12 * 0.4) / 86400,
+    "tr-mfu-value": lambda: 100 * 3000 * 6 * 7e9 / 312e12,
+    "tr-zero-stage2-memory": lambda: (2 + (2 + 12) / 64) * 7.5e9 / 1e9,
+    "tr-chinchilla-tokens": lambda: 20 * 7e9 / 1e9,
+    "tr-fp8-e4m3-max": lambda: torch.finfo(torch.float8_e4m3fn).max,
+    "tr-deepnorm-beta-value": lambda: (8 * 64) ** -0.25,
     # Kept inputs of 24 blocks, plus the recomputed block's activations other than its input,
     # which is one of the kept ones (counting it again gives 4.4, which the tolerance rejects).
     "tr-checkpoint-peak-memory": lambda: 24 * 0.1 + (2 - 0.1),
