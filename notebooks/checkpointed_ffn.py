@@ -39,12 +39,17 @@
 #   `(..., dim)` (1-D to 4-D, float32 or float64, any layout), with the same gradients of `x`
 #   and of the four parameters as the plain module.
 # - **Memory**: on every call with backward, what the forward keeps for backward must stay within
-#   **twice the bytes of `x`**. The child measures it with saved-tensor hooks: every tensor
+#   **twice the bytes of `x`, plus 5056 bytes** for state whose size does not depend on the
+#   input (the CPU generator's state, which a checkpoint keeps with `preserve_rng_state=True` so
+#   that a dropout inside redraws the same mask: PyTorch's own reentrant checkpoint does). The
+#   budget is about activations: every case is sized so that keeping one exceeds it even with
+#   that allowance. The child measures it with saved-tensor hooks: every tensor
 #   autograd saves for backward (`ctx.save_for_backward` included), counted once per storage,
 #   plus any tensor left on the ctx of your output's `autograd.Function`; the module's own
 #   parameters are not counted (they exist anyway). Storing either hidden activation
-#   (`N * hidden_dim` elements, `hidden_dim >= dim` in every case) breaks the budget; keeping
-#   `x` and recomputing does not.
+#   (`N * hidden_dim` elements, `hidden_dim >= dim` in every case, and both where they are equal)
+#   breaks the budget; keeping `x` (and the generator's state, if you like) and recomputing does
+#   not.
 # - The module is called again after parameter updates: recompute from the *current*
 #   parameters, and cache nothing on the module (the hooks cannot see a module attribute, but a
 #   cache is wrong on its own).
@@ -161,11 +166,15 @@
 #   `linear2 = nn.Linear(hidden_dim, dim)`（评测按这些名字载入参数）。
 # - `forward(x)` 返回 `linear2(gelu(linear1(x)))`，用**精确** GELU；`x` 的形状为 `(..., dim)`
 #   （1 维到 4 维，float32 或 float64，任意内存布局）；`x` 和四个参数的梯度都要与普通模块相同。
-# - **内存**：每次带反向传播的调用中，forward 为 backward 保存的东西不能超过 **`x` 字节数的两倍**。
+# - **内存**：每次带反向传播的调用中，forward 为 backward 保存的东西不能超过 **`x` 字节数的两倍再加 5056 字节**，后者留给大小与输入
+#   无关的状态（CPU 随机数生成器的状态：检查点在 `preserve_rng_state=True` 时会保存它，好让里面的
+#   dropout 重算时抽到同一个掩码，PyTorch 自己的 reentrant checkpoint 就是这样做的）。预算针对的是
+#   激活：每个用例的大小都保证了即使算上这部分余量，保存一个激活也会超出预算。
 #   子进程用 saved-tensor hooks 测量：autograd 为 backward 保存的每个张量（包括
 #   `ctx.save_for_backward`），按存储去重计数，再加上留在输出所属 `autograd.Function` 的 ctx 上的
 #   张量；模块自己的参数不计入（它们本来就存在）。保存任何一个隐藏层激活（`N * hidden_dim` 个元素，
-#   每个用例都有 `hidden_dim >= dim`）都会超出预算；只保留 `x` 并重算则不会。
+#   每个用例都有 `hidden_dim >= dim`，两者相等时指两个都保存）都会超出预算；只保留 `x`（愿意的话再加上
+#   生成器的状态）并重算则不会。
 # - 参数更新后模块还会被再次调用：要用*当前*的参数重算，不要在模块上缓存任何东西（hooks 看不到
 #   模块属性，但缓存本身就是错的）。
 #

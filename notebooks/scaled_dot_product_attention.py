@@ -83,11 +83,11 @@
 #
 # ## How it is graded
 #
-# Fourteen freshly drawn cases per submission, one call each (in a case description, `x` is
+# Fifteen freshly drawn cases per submission, one call each (in a case description, `x` is
 # `q`): causal self-attention on a 4-D `(B, H, L, E)` input; a boolean key-padding mask
 # `(B, 1, S)`; a boolean `(L, S)` mask on a 2-D input with two rows fully masked; an additive
 # `(L, S)` mask of N(0,1) with `-inf` entries and one row all `-inf`; a finite ALiBi-like bias;
-# a given `scale=0.3`; rectangular causal attention (`L < S`); a head dimension of 160; sharp
+# a given `scale=0.3`; a given `scale=0.0` (legal: every key weighted alike); rectangular causal attention (`L < S`); a head dimension of 160; sharp
 # scores (q and k four times N(0,1)); a transposed (non-contiguous) `q`; a batch of one; a single
 # key; a forward under `torch.no_grad()` (where an in-place change of an input is looked for);
 # bfloat16. All but the last two run backward with a random upstream gradient and compare the
@@ -100,6 +100,8 @@
 #
 # - **No scaling**, or **dividing by E instead of sqrt(E)** (question `act-attention-scale-why`).
 # - **The `scale` argument ignored**: always `1/sqrt(E)`.
+# - **`scale or 1/sqrt(E)`**: a given `scale=0.0` is falsy and becomes the default; test
+#   `scale is None`.
 # - **Softmax over the wrong axis**: `dim=-2` normalises over the queries.
 # - **Mask applied after the softmax**: zeroing weights leaves rows that no longer sum to 1.
 # - **Causal mask off by one**: `triu(diagonal=0)` hides the diagonal, so query 0 sees nothing
@@ -235,10 +237,10 @@
 #
 # ## 如何评测
 #
-# 每次提交有十四个新随机生成的用例，每个用例调用一次（用例描述中的 `x` 就是 `q`）：四维
+# 每次提交有十五个新随机生成的用例，每个用例调用一次（用例描述中的 `x` 就是 `q`）：四维
 # `(B, H, L, E)` 输入上的因果自注意力；`(B, 1, S)` 的布尔 key padding 掩码；二维输入上的
 # `(L, S)` 布尔掩码，其中两行整行被掩码；`(L, S)` 加性掩码，N(0,1) 中夹有 `-inf`，且有一行全为
-# `-inf`；有限的类 ALiBi 偏置；给定 `scale=0.3`；矩形的因果注意力（`L < S`）；head 维度 160；
+# `-inf`；有限的类 ALiBi 偏置；给定 `scale=0.3`；给定 `scale=0.0`（合法：所有 key 权重相同）；矩形的因果注意力（`L < S`）；head 维度 160；
 # 尖锐的分数（q 和 k 为 4 倍的 N(0,1)）；转置（不连续）的 `q`；batch 为 1；只有一个 key；
 # `torch.no_grad()` 下的前向（检查有没有原地修改输入）；bfloat16。除最后两个外都会用随机的
 # 上游梯度做反向传播，比较 `q`、`k`、`v`（以及浮点掩码）的梯度。输出与在 float64 下计算的
@@ -250,6 +252,7 @@
 #
 # - **没有缩放**，或者**除以 E 而不是 sqrt(E)**（题目 `act-attention-scale-why`）。
 # - **忽略 `scale` 参数**：总是用 `1/sqrt(E)`。
+# - **`scale or 1/sqrt(E)`**：给定的 `scale=0.0` 是假值，会被换成默认值；应判断 `scale is None`。
 # - **softmax 的维度错了**：`dim=-2` 是沿 query 方向归一化。
 # - **在 softmax 之后才施加掩码**：把权重清零后，各行之和不再为 1。
 # - **因果掩码差一位**：`triu(diagonal=0)` 把对角线也遮住了，query 0 什么都看不到（题目

@@ -496,5 +496,15 @@ def _floor_for(case: Case, key: str) -> float:
     sources = list(step.inputs[:1])
     if rest.startswith("grad.") and step.grad_outputs is not None:
         sources = list(step.grad_outputs)
-    m = max((float(t.detach().abs().max()) for t in sources if t.numel()), default=0.0)
+    # The largest *finite* magnitude: an input with -inf entries (a mask, a masked chunk)
+    # must not make the floor infinite, which would allow any error on every element.
+    m = max((_finite_max(t) for t in sources if t.numel()), default=0.0)
     return 1e-3 * m
+
+
+def _finite_max(t: torch.Tensor) -> float:
+    a = t.detach().abs()
+    if not a.is_floating_point():
+        return float(a.max())
+    finite = a[a.isfinite()]
+    return float(finite.max()) if finite.numel() else 0.0

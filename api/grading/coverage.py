@@ -5,8 +5,10 @@ such table unless the platform adds what no single spec thinks of, so ``cases`` 
 from the same generator (a verdict stays reproducible from its seed):
 
 - **repeated calls**: three calls with the shapes of one of the spec's cases and fresh data,
-  then, where the case loads parameters, an update and two more calls. A module that caches
-  what it computed once "warmed up", or changes behaviour from its third call on, shows.
+  the first two forwards before one backward of both, then, where the case loads parameters,
+  an update and two more calls. A module that caches what it computed once "warmed up", or
+  changes behaviour from its third call on, shows; so does one that keeps one mask or saved
+  tensor and overwrites it in place on the second forward (the first call's gradient is wrong).
 - **the given sublayer kept**: for every value of every constructor option (a ``placement``, a
   ``norm_first``), a case that keeps the default initialisation of the module it was given. A
   block that re-initialises the sublayer under one option only, or builds its own, shows: a
@@ -119,14 +121,28 @@ def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -
             note_zh=note.zh,
         )
 
+    # The first two forwards run before one backward of both (two micro-batches, a module
+    # used twice): a module that keeps one mask or saved tensor and overwrites it on the
+    # second call gives the first call's gradient from the second's (``Call.defer``).
+    held = first.grad_outputs is not None
     steps: list[Step] = [
+        replace(
+            again(
+                Phrase(
+                    "the first of three calls with these shapes and fresh data",
+                    "同一形状、新数据的三次调用中的第一次",
+                )
+            ),
+            defer=held,
+        ),
         again(
             Phrase(
-                "the first of three calls with these shapes and fresh data",
-                "同一形状、新数据的三次调用中的第一次",
+                "the second call with fresh data, one backward for both calls",
+                "第二次调用，新数据，两次调用合做一次反向传播",
             )
+            if held
+            else Phrase("the second call with fresh data", "第二次调用，新数据")
         ),
-        again(Phrase("the second call with fresh data", "第二次调用，新数据")),
         again(Phrase("the third call with fresh data", "第三次调用，新数据")),
     ]
     state = dict(template.state) if template.state is not None else None
@@ -138,10 +154,16 @@ def _repeated_calls(spec: ExerciseSpec, own: list[Case], gen: torch.Generator) -
             again(Phrase("after the update, fresh data", "参数更新之后，新数据")),
             again(Phrase("after the update, once more", "参数更新之后，再调用一次")),
         ]
-    words = "three calls with fresh data of one shape" + (
-        ", an update, two more calls" if kept else ""
+    words = (
+        "three calls with fresh data of one shape"
+        + (" (the first two forwards before one backward)" if held else "")
+        + (", an update, two more calls" if kept else "")
     )
-    words_zh = "同一形状、新数据连续调用三次" + ("，参数更新后再调用两次" if kept else "")
+    words_zh = (
+        "同一形状、新数据连续调用三次"
+        + ("（前两次前向之后才做一次反向传播）" if held else "")
+        + ("，参数更新后再调用两次" if kept else "")
+    )
     yield draw.scenario(
         name="repeated_calls",
         description=f"as case {template.name} ({template.description}), but {words}",

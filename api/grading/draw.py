@@ -186,12 +186,16 @@ def call(
     seed: int = 0,
     layout: Layout = "contiguous",
     note: str | Phrase = "",
+    defer: bool = False,
 ) -> Call:
     """A call step on ``x`` with an upstream gradient drawn like the output (``x``'s shape);
-    ``note`` in both languages as a ``Phrase`` (a plain string: English, Chinese derived)."""
+    ``note`` in both languages as a ``Phrase`` (a plain string: English, Chinese derived).
+    ``defer``: its backward waits for the next call with backward (``Call.defer``)."""
     grads = (normal(gen, x.shape, x.dtype),) if backward else None
     en, zh = note if isinstance(note, Phrase) else (note, None)
-    return Call((x,), grads, train=train, seed=seed, layout=layout, note=en, note_zh=zh)
+    return Call(
+        (x,), grads, train=train, seed=seed, layout=layout, note=en, note_zh=zh, defer=defer
+    )
 
 
 UPDATE_EVERY_PARAMETER = Phrase(

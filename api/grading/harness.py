@@ -78,6 +78,17 @@ class Outcome:
 
 
 @dataclass
+class _Held:
+    """A call whose forward ran and whose backward waits (``Call.defer``)."""
+
+    k: int
+    step: Call
+    inputs: list[torch.Tensor]
+    outputs: list[torch.Tensor]
+    own: bool  # the learner's own Function node is the output's grad_fn (autograd_function)
+
+
+@dataclass
 class Subject:
     """What a case runs: a built module (with its module arguments' call counters), or the
     learner's function / ``autograd.Function`` as is (several functions: a mapping by name)."""
@@ -87,6 +98,8 @@ class Subject:
     counts: dict[str, int] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)  # module arguments the constructor altered
     raised: list[str] | None = None  # what the constructor raised, for a ``Case.raises`` case
+    # Calls whose backward is held (``Call.defer``) until the next call with backward.
+    pending: list[_Held] = field(default_factory=list)
 
     @property
     def module(self) -> nn.Module | None:
@@ -379,22 +392,36 @@ def _call(
         if step.backward and own:
             outcome.notes[f"{k}.saved"] = str(saved[0] if saved else 0)
             outcome.notes[f"{k}.ctx_tensors"] = ",".join(_ctx_tensors(first.grad_fn))[:100]
-    if step.backward and step.grad_outputs is not None and own:
-        _raw_backward(next(iter(outs.values())), list(outs.values()), inputs, step, k, outcome)
+    if step.backward and step.grad_outputs is not None and step.defer:
+        subject.pending.append(_Held(k, step, inputs, list(outs.values()), own))
     elif step.backward and step.grad_outputs is not None:
-        tensors = list(outs.values())
-        grads = step.grad_outputs
-        if len(tensors) == len(grads) and all(
-            o.shape == g.shape and o.requires_grad for o, g in zip(tensors, grads, strict=True)
+        held, subject.pending = subject.pending, []
+        for h in held:  # a hand-written backward runs per call, the earlier first
+            if h.own:
+                _raw_backward(h.outputs[0], h.outputs, h.inputs, h.step, h.k, outcome)
+        if own:
+            _raw_backward(next(iter(outs.values())), list(outs.values()), inputs, step, k, outcome)
+        engine = [h for h in held if not h.own]
+        if not own:
+            engine.append(_Held(k, step, inputs, list(outs.values()), own))
+        tensors = [o for h in engine for o in h.outputs]
+        grads = [g for h in engine for g in h.step.grad_outputs or ()]
+        if engine and (
+            len(tensors) == len(grads)
+            and all(
+                o.shape == g.shape and o.requires_grad for o, g in zip(tensors, grads, strict=True)
+            )
         ):
             # Autograd's own backward of the learner's forward: the grader's work, not theirs.
+            # Held calls go with this one, in one backward of the sum.
             with _exempt():
                 _engine_backward(
                     tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)]
                 )
-            for i, t in enumerate(inputs):
-                if t.is_floating_point():
-                    _record_grad(outcome, f"{k}.grad.{_input_name(i, n)}", t.grad)
+            for h in engine:
+                for i, t in enumerate(h.inputs):
+                    if t.is_floating_point():
+                        _record_grad(outcome, f"{h.k}.grad.{_input_name(i, len(h.inputs))}", t.grad)
             if module is not None:
                 for name, p in module.named_parameters():
                     _record_grad(outcome, f"{k}.grad.{name}", p.grad)
@@ -747,6 +774,7 @@ def job_template(
                         "args": list(step.args),
                         "function": step.function,
                         "autograd": step.autograd,
+                        "defer": step.defer,
                     }
                 }
             )
@@ -808,6 +836,7 @@ def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
                     args=tuple(c["args"]),
                     function=c.get("function", ""),
                     autograd=c.get("autograd") is True,
+                    defer=c.get("defer") is True,
                 )
             )
         init_kwargs: dict[str, InitValue] = d["init_kwargs"]

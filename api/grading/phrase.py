@@ -50,6 +50,9 @@ def non_contiguous(layout: str) -> Phrase:
 FORWARD_ONLY_NO_GRAD = Phrase(
     "forward only, under torch.no_grad()", "在 torch.no_grad() 下只做前向"
 )
+TWO_FORWARDS_ONE_BACKWARD = Phrase(
+    "two forwards then one backward of both", "先做两次前向，再对两者一起做一次反向传播"
+)
 TRAIN_UPDATE_EVAL = Phrase(
     "train, update, eval", "先以 train 模式调用，更新参数后再以 eval 模式调用"
 )

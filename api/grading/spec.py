@@ -80,6 +80,12 @@ class Call:
     # Autograd on for the call although the grader runs no backward: a lab's experiment builds
     # its own model and runs its own backward inside the call (``LabChart``).
     autograd: bool = False
+    # With ``grad_outputs``: the forward runs now, its backward is held until the next call
+    # with backward, which runs both at once (two micro-batches, a module used twice before one
+    # backward). Its input's gradient is recorded under this step, the parameters' gradients
+    # (the sum of both calls') under the later one. A module that keeps one mask or saved
+    # tensor and overwrites it on the second call gives the first call a wrong gradient.
+    defer: bool = False
 
     @property
     def backward(self) -> bool:
@@ -203,6 +209,43 @@ class KnownMistake:
 
 
 @dataclass(frozen=True)
+class LawCheck:
+    """One check of a case graded by its law (``Law``): what was checked at which step, and
+    whether it held. ``sign`` names what a failure looks like (``"unscaled"``, ``"eval_dropped"``),
+    a word the spec's ``Law.name`` reads to name a known mistake."""
+
+    step: int
+    target: str
+    target_zh: str
+    passed: bool
+    message: str
+    message_zh: str
+    sign: str = ""
+
+
+def _no_name(signs: Sequence[str]) -> str | None:
+    del signs
+    return None
+
+
+@dataclass(frozen=True)
+class Law:
+    """A random block graded by what makes it correct, not by one random stream.
+
+    The grader first compares a stochastic case as drawn (the reference's stream replayed: a
+    fast path, right for code that draws as the reference does). Where that fails, the case is
+    judged by ``judge(case, got, scale)`` instead, in the parent: ``got`` holds the learner's
+    tensors of the case by key (``k.output``, ``k.grad.input``, ...), ``scale`` the spec's
+    tolerance scale at the case's dtype; it returns the checks of every call step, which
+    replace the replayed value checks of outputs and gradients (the others stay). Any correct
+    draw passes. ``name(signs)``: the known mistake the failing checks' signs point to, asked
+    when replaying the known mistakes names none."""
+
+    judge: Callable[[Case, Mapping[str, torch.Tensor], float], list[LawCheck]]
+    name: Callable[[Sequence[str]], str | None] = _no_name
+
+
+@dataclass(frozen=True)
 class LabChart:
     """A lab's figure: the case whose output is drawn, learner's beside the reference's. The
     output (or its ``plane``) is a (len(series), points) tensor: row i is the curve
@@ -281,6 +324,8 @@ class ExerciseSpec:
     functions: tuple[str, ...] = ()
     # A lab (an exercise whose answer is a measurement): the figure its page draws.
     chart: LabChart | None = None
+    # A random block's law (``Law``): its stochastic cases pass on any correct draw.
+    law: Law | None = None
 
     def tolerance(self, dtype: torch.dtype) -> float:
         """The scale of the tolerance a case of ``dtype`` is judged at (``verdict.compare``)."""

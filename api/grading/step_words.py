@@ -42,7 +42,10 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
     else:
         en += "call"
         called = "调用"
-    if step.backward:
+    if step.backward and step.defer:
+        en += " with its backward held: run with the next call's, in one backward"
+        zh += called.rstrip() + "，反向传播暂缓，与下一次调用的反向传播合在一次里做"
+    elif step.backward:
         en += " with backward"
         zh += called + "并做反向传播"
     else:

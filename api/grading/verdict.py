@@ -24,6 +24,7 @@ import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ from api.grading.comparison import TOLERANCES as TOLERANCES
 from api.grading.comparison import Comparison as Comparison
 from api.grading.comparison import Expected as Expected
 from api.grading.comparison import compare as compare
-from api.grading.comparison import compare_prepared
+from api.grading.comparison import compare_prepared, is_stochastic
 from api.grading.comparison import expected_outcome as expected_outcome
 from api.grading.comparison import reference_outcome as reference_outcome
 from api.grading.findings import Diagnosis, Finding
@@ -192,6 +193,10 @@ class _CaseJudgement:
     raised: list[str] | None = None  # a construction case: what the learner's constructor raised
     learner: dict[str, torch.Tensor] | None = None
     expected: Expected | None = None
+    # The value checks of outputs and gradients (replayed): a case graded by its law
+    # (``spec.Law``) replaces them with the law's checks when one fails.
+    values: list[Check] = dataclass_field(default_factory=list)
+    signs: list[str] = dataclass_field(default_factory=list)  # the failing law checks' signs
 
     @property
     def passed(self) -> bool:
@@ -300,6 +305,8 @@ def _judge_case(
     missing = _str_set(entry.get("missing"))
     calls = _int_map(entry.get("calls"))
     learner: dict[str, torch.Tensor] = {}
+    # A random block's case graded by its law runs every step: the law reads them all.
+    by_law = spec.law is not None and is_stochastic(case)
     for k, step in enumerate(case.scenario):
         if not isinstance(step, Call):
             continue
@@ -338,11 +345,51 @@ def _judge_case(
             over, said = _budget_problem(notes, k, budget)
             judgement.over_budget = judgement.over_budget or over
             judgement.checks.append(check(check_words.BYTES_SAVED, not over, said, k))
-        if any(not c.passed for c in judgement.checks[before:]):
+        if not by_law and any(not c.passed for c in judgement.checks[before:]):
             break  # later steps build on this one: the first failing step is the news
+    if by_law and any(not c.passed for c in judgement.values):
+        _judge_by_law(spec, case, index, tensors, check, judgement)
     judgement.learner = learner
     judgement.expected = expected
     return judgement
+
+
+def _judge_by_law(
+    spec: ExerciseSpec,
+    case: Case,
+    index: int,
+    tensors: Mapping[str, torch.Tensor],
+    check: Callable[..., Check],
+    judgement: _CaseJudgement,
+) -> None:
+    """The replayed stream did not match: the case is judged by the spec's law instead, whose
+    checks replace the replayed value checks of outputs and gradients (``spec.Law``)."""
+    assert spec.law is not None
+    prefix = f"{index}."
+    got = {
+        key.removeprefix(prefix): t
+        for key, t in tensors.items()
+        if key.startswith(prefix) and (".output" in key or ".grad." in key)
+    }
+    found = spec.law.judge(case, got, spec.tolerance(case.dtype))
+    replayed = {id(c) for c in judgement.values}
+    kept = [(c.step, c) for c in judgement.checks if id(c) not in replayed]
+    lawful = [
+        (
+            lc.step,
+            check(
+                Phrase(lc.target, lc.target_zh),
+                lc.passed,
+                Phrase(lc.message, lc.message_zh),
+                lc.step,
+            ),
+        )
+        for lc in found
+    ]
+    ordered = sorted(kept + lawful, key=lambda pair: pair[0])
+    judgement.checks = [c for _, c in ordered]
+    judgement.values = []
+    judgement.signs = [lc.sign for lc in found if not lc.passed and lc.sign]
 
 
 def _budget_problem(notes: Mapping[str, str], k: int, budget: int) -> tuple[bool, Phrase]:
@@ -426,6 +473,7 @@ def _judge_call(
             )
         learner[key] = out
         judgement.checks.append(_value_check(check, target, k, out, case, spec, key, expected))
+        judgement.values.append(judgement.checks[-1])
     n_inputs = len(step.inputs)
     for i, original in enumerate(step.inputs):
         suffix = "" if n_inputs == 1 else f"[{i}]"
@@ -498,6 +546,7 @@ def _judge_call(
             )
         learner[key] = theirs
         judgement.checks.append(_value_check(check, target, k, theirs, case, spec, key, expected))
+        judgement.values.append(judgement.checks[-1])
     for key, ref_buf in truth.items():
         if not key.startswith(prefix + "buffer."):
             continue
@@ -755,6 +804,10 @@ def _decide(
     except Exception:  # naming the mistake is a bonus: a bug there must not cost the verdict
         log.exception("diagnosis failed for %s", spec.slug)
         found = diagnosis.Result()
+    if spec.law is not None:
+        # What broke the law names the mistake first: the replayed stream matches a known
+        # mistake only where the learner draws as the reference does.
+        _named_by_law(spec, failing, found)
     # The case quoted is the one that shows the diagnosed mistake best, else the first.
     first_case, first = next(((c, j) for c, j in failing if c.name == found.first_case), failing[0])
     first_check = next(c for c in first.checks if not c.passed)
@@ -768,6 +821,24 @@ def _decide(
     if found.diagnosis is not None:
         said = _joined(said, words.looks_like(_title(found.diagnosis)))
     return _said("failed", said, diagnosis=found.diagnosis, findings=found.findings, **base)
+
+
+def _named_by_law(
+    spec: ExerciseSpec,
+    failing: Sequence[tuple[Case, _CaseJudgement]],
+    found: diagnosis.Result,
+) -> None:
+    """The known mistake the failing law checks point to (``spec.Law.name``), when replaying
+    the known mistakes named none: code that draws its mask its own way and makes one."""
+    assert spec.law is not None
+    signs = [sign for _, j in failing for sign in j.signs]
+    name = spec.law.name(signs) if signs else None
+    mistake = next((m for m in spec.mistakes if m.name == name), None)
+    if mistake is None:
+        return
+    found.diagnosis = diagnosis.known(mistake)
+    found.findings = []
+    found.first_case = next((c.name for c, j in failing if j.signs), found.first_case)
 
 
 def _where(case: Case, check: Check) -> Phrase:

@@ -164,6 +164,13 @@ _FRAGMENTS = _rules(
         lambda m: f"同用例 {m['n']}（{description(m['d'])}）",
     ),
     (r"but three calls with fresh data of one shape", "但改为同一形状、新数据连续调用三次"),
+    (
+        r"but three calls with fresh data of one shape "
+        r"\(the first two forwards before one backward\)",
+        "但改为同一形状、新数据连续调用三次（前两次前向之后才做一次反向传播）",
+    ),
+    (r"two forwards then one backward of both", "先做两次前向，再对两者一起做一次反向传播"),
+    (r"uniform attention: the mean of v", "均匀注意力：v 的平均"),
     (r"an update", "再更新参数"),
     (r"two more calls", "之后再调用两次"),
     (
@@ -383,6 +390,10 @@ _NOTES = _rules(
         "同一形状、新数据的三次调用中的第一次",
     ),
     (r"the second call with fresh data", "第二次调用，新数据"),
+    (
+        r"the second call with fresh data, one backward for both calls",
+        "第二次调用，新数据，两次调用合做一次反向传播",
+    ),
     (r"the third call with fresh data", "第三次调用，新数据"),
     (r"after the update, fresh data", "参数更新之后，新数据"),
     (r"after the update, once more", "参数更新之后，再调用一次"),
@@ -418,7 +429,8 @@ _CALL = re.compile(
     # A module's call has a mode; a function's or autograd.Function's has none, and in an
     # exercise with several functions it names the one it calls.
     r"(?:(?P<mode>train|eval)-mode call|call of (?P<function>\w+)|call)"
-    r"(?:(?P<bw> with backward)|, forward only under torch\.no_grad\(\))"
+    r"(?:(?P<bw> with backward)|(?P<held> with its backward held: run with the next call's, "
+    r"in one backward)|, forward only under torch\.no_grad\(\))"
     r"(?:, input a non-contiguous \((?P<layout>\w+)\) view of shape (?P<vshape>\([^)]*\))"
     r"|, input of shape (?P<shape>\([^)]*\)))?"
     r"(?: \((?P<note>.*)\))?"
@@ -438,6 +450,8 @@ def _step_body(en: str) -> str | None:
         called = "调用"
     if m["bw"]:  # "调用 softmax 并做反向传播": a space after a name, none between Chinese words
         words = called + (" " if m["function"] else "") + "并做反向传播"
+    elif m["held"]:  # a backward held for the next call's (``Call.defer``)
+        words = called + "，反向传播暂缓，与下一次调用的反向传播合在一次里做"
     else:
         words = called + "，在 torch.no_grad() 下只做前向"
     if m["layout"]:

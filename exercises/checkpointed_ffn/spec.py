@@ -1,10 +1,12 @@
 """Grading spec for ``checkpointed_ffn``: the FFN ``linear2(gelu(linear1(x)))`` (exact GELU)
 whose activations are recomputed in backward instead of stored, graded on outputs and
 gradients against the plain module **and on memory**: the bytes the forward keeps for backward
-(measured in the child with saved-tensor hooks, one count per storage, the module's parameters
-excluded, tensors left on a custom Function's ctx included) must stay within twice the input's
-bytes. Keeping the hidden activations costs at least ``2 * N * hidden`` elements, more than
-that budget whenever ``hidden >= dim``; keeping the input and recomputing stays under it.
+(measured in the child, one count per storage, the module's parameters excluded, tensors left
+on a custom Function's ctx included) must stay within twice the input's bytes plus a constant
+allowance for state whose size does not depend on the input (the CPU generator's state, 5056
+bytes, that a checkpoint with preserve_rng_state keeps). Keeping the hidden activations costs
+``2 * N * hidden`` elements more, over that budget in every case (sized for it); keeping the
+input and recomputing stays under it.
 
 What the measurement cannot see, and the prompt says so: tensors hidden in module attributes
 or closures (caching is wrong on its own: the module is called again after parameter updates).
@@ -52,10 +54,20 @@ class Reference(nn.Module):
         return out
 
 
+# State of a constant size, whatever the input: the CPU generator's state (5056 bytes), which
+# PyTorch's reentrant checkpoint keeps on its ctx with preserve_rng_state=True (the default) so
+# that a dropout inside draws the same mask when recomputed. The budget is about activations:
+# this much is allowed on top, and every case is sized so that keeping one hidden activation
+# beside the input (N * hidden elements, hidden > dim) exceeds the budget with it by at least
+# a tenth (``tests/grading/test_laws.py``); at hidden = dim only both activations do.
+CONSTANT_STATE_BYTES = int(torch.get_rng_state().numel())
+
+
 def budget(case: Case, step: Call) -> int:
-    """Twice the input's bytes: the input (or a copy of it) is what recomputation starts from."""
+    """Twice the input's bytes, the input (or a copy of it) being what recomputation starts
+    from, plus ``CONSTANT_STATE_BYTES`` for state whose size does not depend on the input."""
     x = step.inputs[0]
-    return 2 * x.numel() * x.element_size()
+    return 2 * x.numel() * x.element_size() + CONSTANT_STATE_BYTES
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
@@ -105,18 +117,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             )
         )
 
-    add("rows_2d", (6, 64), 256, F32)
+    add("rows_2d", (8, 64), 256, F32)
     add("sequence_3d_f64", (2, 5, 32), 128, F64)
-    add("train_update_eval", (4, 32), 128, F32, modes=(True, False))
-    add("strided_4d", (2, 2, 3, 16), 64, F32, layout="strided")
-    add("vector_1d", (48,), 192, F64)
-    add("batch_of_one", (1, 4, 40), 160, F32)
-    add("wide_144", (3, 144), 400, F32)
-    add("transposed", (5, 24), 96, F32, layout="transposed")
-    add("large_inputs", (4, 20), 80, F64, std=3.0)
-    add("hidden_equals_dim", (5, 24), 24, F64)
+    add("train_update_eval", (16, 32), 128, F32, modes=(True, False))
+    add("strided_4d", (2, 2, 6, 16), 96, F32, layout="strided")
+    add("vector_1d", (40,), 800, F64)
+    add("batch_of_one", (1, 16, 40), 160, F32)
+    add("wide_144", (8, 144), 400, F32)
+    add("transposed", (24, 24), 96, F32, layout="transposed")
+    add("large_inputs", (16, 20), 80, F64, std=3.0)
+    add("hidden_equals_dim", (40, 24), 24, F64)
     add("forward_no_grad", (4, 32), 128, F32, backward=False)
-    add("eval_f64", (3, 16), 64, F64, modes=(False,))
+    add("eval_f64", (16, 16), 64, F64, modes=(False,))
     return cases
 
 

@@ -1,8 +1,8 @@
 """`torch.nn.Dropout(p)` in eval mode, the identity for every p (training-mode masks are graded
-on the server, which replays the seeded draw)
+on the server, by dropout's law: any correct draw passes)
 
-`torch.nn.Dropout(p)` 的 eval 模式：对任何 p 都是恒等映射（训练模式的掩码由服务器重放固定
-种子的抽取来评测）
+`torch.nn.Dropout(p)` 的 eval 模式：对任何 p 都是恒等映射（训练模式的掩码由服务器按 dropout
+的分布规律评测，任何正确的抽取方式都能通过）
 """
 
 from __future__ import annotations

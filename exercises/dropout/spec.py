@@ -1,18 +1,26 @@
-"""Grading spec for ``dropout``: inverted dropout as a module, ``Dropout(p=0.5)``, graded against
-``F.dropout(x, p, training=self.training)`` by replaying the random stream.
+"""Grading spec for ``dropout``: inverted dropout as a module, ``Dropout(p=0.5)``, graded by its
+law (``api/grading/laws.py``), with ``F.dropout(x, p, training=self.training)`` as the reference.
 
 Contract: in training, zero each element with probability ``p`` and scale the kept ones by
-``1 / (1 - p)``, the mask drawn as ``nn.Dropout`` draws it, ``torch.empty_like(x).bernoulli_(1 -
-p)`` once per call from torch's default generator (the grader seeds it before every call, so the
-learner's mask and the reference's are the same mask); the identity in eval mode; ``p = 0`` the
-identity in training too, ``p = 1`` zeros (and zero gradients, no NaN); ``p`` outside ``[0, 1]``
-raises ``ValueError``. The gradient is the upstream gradient times the same mask and scale:
-whatever computes it (autograd, or a hand-written backward) uses the forward's mask, never a
-new draw. A fresh mask on every call: nothing is cached across calls.
+``1 / (1 - p)``, a fresh mask on every call, drawn however the learner likes (``bernoulli_``,
+``rand_like(x) > p``, a draw contiguous on a transposed input); the identity in eval mode;
+``p = 0`` the identity in training too, ``p = 1`` zeros (and zero gradients, no NaN); ``p``
+outside ``[0, 1]`` raises ``ValueError``. The gradient is the upstream gradient times the same
+mask and scale: whatever computes it (autograd, or a hand-written backward) uses the forward's
+mask, never a new draw.
 
-What a solution legitimately needs (for the per-exercise allow-list): empty_like / bernoulli_,
-multiplication and division, zeros_like / where for p = 1, and self.training. The dropout
-built-ins (nn.Dropout and its family, F.dropout, torch.dropout, native_dropout) are banned.
+Grading: the grader seeds torch's generator before every call, so code that draws as
+``nn.Dropout`` does (``torch.empty_like(x).bernoulli_(1 - p)``) matches the reference value by
+value (the fast path). Anything else is judged by the law, in the parent: every output element
+0 or x / (1 - p), the dropped fraction within 6 sigma of p (binomial, over the elements where x
+is not 0), the gradient the upstream one times the forward's mask and scale, two training
+calls of one shape never the same mask, the identity in eval and at p = 0, zeros at p = 1.
+The known mistakes are named from the replayed stream where the learner draws as nn.Dropout
+does, and from what broke the law otherwise (``laws.dropout_law``'s signs).
+
+What a solution legitimately needs (for the per-exercise allow-list): a random draw, arithmetic,
+zeros_like / where for p = 1, and self.training. The dropout built-ins (nn.Dropout and its
+family, F.dropout, torch.dropout, native_dropout) are banned.
 """
 
 from __future__ import annotations
@@ -25,8 +33,10 @@ from torch import nn
 
 from api.grading.allowlist import ELEMENTARY
 from api.grading.draw import call, described, normal, raises, scenario, seed, update
+from api.grading.laws import dropout_law
 from api.grading.phrase import (
     FORWARD_ONLY_NO_GRAD,
+    TWO_FORWARDS_ONE_BACKWARD,
     constructor_raises,
     default_value,
     modes,
@@ -51,7 +61,7 @@ class Reference(nn.Module):
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
-    """Thirteen scenarios and two construction cases. The train-train-eval scenario comes first:
+    """Fourteen scenarios and two construction cases. The train-train-eval scenario comes first:
     it tells a cached mask and the classic (non-inverted) scaling apart from the rest."""
     cases: list[Case] = []
 
@@ -65,25 +75,34 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         backward: bool = True,
         layout: Layout = "contiguous",
         what: str = "N(0,1)",
+        held: bool = False,
     ) -> None:
         init: dict[str, InitValue] = {} if p is None else {"p": p}
         steps: list[Step] = []
         first: torch.Tensor | None = None
         for k, train in enumerate(trains):
-            if k:
+            if k and not held:
                 steps.append(update(gen, {}, note=no_parameters("Dropout")))
             x = normal(gen, shape, dtype)
             first = x if first is None else first
             # p = 1 in training: zeros, checked forward only (zeros computed from x or made
             # afresh are both right; the gradient of a dropped unit is 0 either way).
             grads = backward and not (train and p == 1.0)
-            steps.append(call(gen, x, backward=grads, train=train, seed=seed(gen), layout=layout))
+            # held: every call's backward waits for the last one's (two micro-batches).
+            defer = held and k < len(trains) - 1
+            steps.append(
+                call(
+                    gen, x, backward=grads, train=train, seed=seed(gen), layout=layout, defer=defer
+                )
+            )
         assert first is not None
         extra = [default_value("p", "0.5") if p is None else same(f"p={p:g}")]
         if layout != "contiguous":
             extra.append(non_contiguous(layout))
         if not backward:
             extra.append(FORWARD_ONLY_NO_GRAD)
+        if held:
+            extra.append(TWO_FORWARDS_ONE_BACKWARD)
         extra.append(modes("train" if t else "eval" for t in trains))
         prob = 0.5 if p is None else p
         words = described(first, same(what), *extra)
@@ -114,6 +133,9 @@ def make_cases(gen: torch.Generator) -> list[Case]:
     add("transposed", (6, 9), F32, (True,), p=0.4, layout="transposed")
     add("no_grad_train", (4, 30), F32, (True,), p=0.5, backward=False)
     add("no_grad_eval", (4, 10), F64, (False,), p=0.5, backward=False)
+    # Two training forwards, then one backward of both: a mask kept on the module and replaced
+    # by the second forward gives the first call's gradient through the second's mask.
+    add("two_forwards_one_backward", (3, 4, 20), F32, (True, True), p=0.3, held=True)
     for p in (1.5, -0.1):
         said = constructor_raises(f"Dropout(p={p:g})", "ValueError")
         cases.append(
@@ -203,19 +225,6 @@ class MaskCached(_Base):
         return x * self.mask / (1 - self.p)
 
 
-class MaskDrawnWithRand(_Base):
-    def _mask(self, x: torch.Tensor) -> torch.Tensor:
-        return (torch.rand_like(x) >= self.p).to(x.dtype)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self._inverted(x)
-
-
-class MaskDrawnWithRandBelow(MaskDrawnWithRand):
-    def _mask(self, x: torch.Tensor) -> torch.Tensor:
-        return (torch.rand_like(x) < 1 - self.p).to(x.dtype)
-
-
 class NotValidated(nn.Module):
     def __init__(self, p: float = 0.5) -> None:
         super().__init__()
@@ -242,6 +251,32 @@ class MaskRedrawnInBackward(_Base):
         if not self.training or self.p in (0.0, 1.0):
             return self._inverted(x)
         out: torch.Tensor = _RedrawFunction.apply(x, self.p)  # type: ignore[no-untyped-call]
+        return out
+
+
+class _HeldMaskFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, module: Any) -> torch.Tensor:
+        ctx.module = module
+        out: torch.Tensor = x * module.mask
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        # The module's mask as it is now: a later forward has replaced it.
+        return grad * ctx.module.mask, None
+
+
+class MaskOverwrittenBeforeBackward(_Base):
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__(p)
+        self.mask: torch.Tensor | None = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if not self.training or self.p in (0.0, 1.0):
+            return self._inverted(x)
+        self.mask = self._mask(x) / (1 - self.p)
+        out: torch.Tensor = _HeldMaskFunction.apply(x, self)  # type: ignore[no-untyped-call]
         return out
 
 
@@ -344,24 +379,6 @@ MISTAKES = (
         build=MaskCached,
     ),
     KnownMistake(
-        name="mask_drawn_differently",
-        title="A valid dropout mask, but not drawn as the contract says",
-        explanation=(
-            "Your mask comes from torch.rand_like(x) compared with p. That is a correct "
-            "dropout statistically, but the grader checks dropout value by value by seeding "
-            "the generator and replaying the draw nn.Dropout makes, so the contract fixes it: "
-            "keep = torch.empty_like(x).bernoulli_(1 - p), once per call."
-        ),
-        title_zh="掩码本身没错，但抽取方式与约定不同",
-        explanation_zh=(
-            "你的掩码来自 torch.rand_like(x) 与 p 的比较。从统计上说这是正确的 dropout，但评测是"
-            "固定随机种子、重放 nn.Dropout 的抽取方式来逐值检查的，所以约定规定了抽取方式："
-            "keep = torch.empty_like(x).bernoulli_(1 - p)，每次调用抽一次。"
-        ),
-        build=MaskDrawnWithRand,
-        forms=(MaskDrawnWithRandBelow,),
-    ),
-    KnownMistake(
         name="p_not_validated",
         title="p outside [0, 1] accepted",
         explanation=(
@@ -394,6 +411,25 @@ MISTAKES = (
         ),
         build=MaskRedrawnInBackward,
     ),
+    KnownMistake(
+        name="mask_overwritten_before_backward",
+        title="The backward reads the mask the module holds now, not its own call's",
+        explanation=(
+            "Your hand-written backward reads the mask from the module (self.mask), which the "
+            "next forward replaces. Called twice before one backward (two micro-batches, a "
+            "module used twice, gradient checkpointing), the first call's gradient goes "
+            "through the second call's mask. Keep each call's mask with its own graph: "
+            "ctx.save_for_backward(mask), or let autograd differentiate x * mask / (1 - p)."
+        ),
+        title_zh="backward 读的是模块当前的掩码，而不是本次调用的掩码",
+        explanation_zh=(
+            "你手写的 backward 从模块上读取掩码（self.mask），而下一次 forward 会把它换掉。"
+            "如果在一次 backward 之前调用了两次（两个 micro-batch、同一模块用了两次、梯度检查点），"
+            "第一次调用的梯度就会经过第二次调用的掩码。应当让每次调用的掩码跟着它自己的计算图："
+            "用 ctx.save_for_backward(mask) 保存，或者直接让 autograd 对 x * mask / (1 - p) 求导。"
+        ),
+        build=MaskOverwrittenBeforeBackward,
+    ),
 )
 
 
@@ -403,6 +439,8 @@ SPEC = ExerciseSpec(
     reference=Reference,
     make_cases=make_cases,
     mistakes=MISTAKES,
+    # Any correct draw passes: a case the replayed stream does not match is judged by the law.
+    law=dropout_law(lambda case: float(case.init_kwargs.get("p", 0.5))),
     # What a solution is made of: anything else it runs is refused (api/grading/allowlist.py).
     allowed=ELEMENTARY,
     banned=(

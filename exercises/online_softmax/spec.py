@@ -277,6 +277,15 @@ def _update_empty_nan(x: torch.Tensor, m: torch.Tensor, s: torch.Tensor) -> Pair
     return m_new, s * torch.exp(m - m_new) + torch.exp(x - m_new).sum(-1, keepdim=True)
 
 
+def _update_empty_counted(x: torch.Tensor, m: torch.Tensor, s: torch.Tensor) -> Pair:
+    # exp(-inf - -inf) = exp(NaN) patched to exp(0) = 1: a chunk of only -inf folded into the
+    # empty state adds its width to the running sum.
+    m_new = torch.maximum(m, x.amax(-1, keepdim=True))
+    scale = torch.exp(torch.nan_to_num(m - m_new, nan=0.0))
+    terms = torch.exp(torch.nan_to_num(x - m_new, nan=0.0))
+    return m_new, s * scale + terms.sum(-1, keepdim=True)
+
+
 def _softmax_no_max(x: torch.Tensor, chunk_size: int = 128) -> torch.Tensor:
     s = sum(torch.exp(c).sum(-1, keepdim=True) for c in _chunks(x, chunk_size))
     return torch.exp(x) / s
@@ -362,6 +371,27 @@ MISTAKES = (
             "online_softmax_update": _update_empty_nan,
             "online_softmax": _softmax_from(_update_empty_nan),
         },
+    ),
+    KnownMistake(
+        name="empty_chunk_counted",
+        title="A chunk of only -inf folded into the empty state counts its width",
+        explanation=(
+            "From the empty state (m = -inf, s = 0), a chunk of only -inf leaves m_new = -inf, "
+            "and x - m_new = -inf - (-inf) is NaN. You replaced that NaN by 0, so each masked "
+            "element adds exp(0) = 1: the running sum becomes the chunk's width where it must "
+            "stay 0. A later finite chunk happens to wipe it out (s * exp(-inf) = 0), which "
+            "hides it in the softmax, but the state itself is wrong. Shift by 0 where m_new "
+            "is still -inf, so that exp(x - 0) = exp(-inf) = 0."
+        ),
+        title_zh="全为 -inf 的块并入空状态时，把块的宽度计入了求和",
+        explanation_zh=(
+            "从空状态（m = -inf，s = 0）出发，一个全为 -inf 的块会让 m_new 仍为 -inf，"
+            "而 x - m_new = -inf - (-inf) 是 NaN。你把这个 NaN 换成了 0，于是每个被掩码的元素"
+            "都加上 exp(0) = 1：滚动求和变成了块的宽度，而它本应保持为 0。之后的有限块恰好会把它"
+            "乘以 exp(-inf) = 0 抹掉，所以在 softmax 里看不出来，但状态本身是错的。应当在 m_new "
+            "仍为 -inf 的地方用 0 作为平移量，这样 exp(x - 0) = exp(-inf) = 0。"
+        ),
+        build={"online_softmax_update": _update_empty_counted},
     ),
     KnownMistake(
         name="no_running_max",

@@ -84,7 +84,7 @@ def reference(
 
 
 def make_cases(gen: torch.Generator) -> list[Case]:
-    """Fourteen families, drawn fresh from ``gen``. The causal and masked families come first:
+    """Fifteen families, drawn fresh from ``gen``. The causal and masked families come first:
     they tell the masking mistakes apart, and the verdict names a mistake from the first
     failing cases."""
     cases: list[Case] = []
@@ -211,6 +211,18 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         mask=slopes,
     )
     add("custom_scale", (2,), 5, 7, 24, F64, [], scale=0.3, causal=False)
+    # The edge of the scale argument: 0.0 is a legal multiplier (uniform attention over the
+    # keys), and falsy, so `scale or 1/sqrt(E)` replaces it by the default.
+    add(
+        "scale_zero",
+        (2,),
+        4,
+        6,
+        8,
+        F64,
+        [Phrase("uniform attention: the mean of v", "均匀注意力：v 的平均")],
+        scale=0.0,
+    )
     # Rectangular causal attention (L < S): top-left aligned like torch's is_causal.
     add("causal_rectangular", (2,), 4, 7, 16, F64, [], causal=True)
     # A head dimension past 128 that is no power of two: 1/E and 1/sqrt(E) far apart.
@@ -253,6 +265,18 @@ def scaled_by_dim(
 ) -> torch.Tensor:
     factor = 1.0 / q.shape[-1] if scale is None else scale
     return _attend(_masked_scores(q, k, mask, is_causal, factor), v)
+
+
+def scale_zero_as_default(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    is_causal: bool = False,
+    scale: float | None = None,
+) -> torch.Tensor:
+    # `scale or 1 / sqrt(E)`: a given 0.0 is falsy and taken for "not given".
+    return reference(q, k, v, mask, is_causal, scale or None)
 
 
 def scale_ignored(
@@ -396,6 +420,24 @@ MISTAKES = (
             "1/math.sqrt(q.shape[-1])。"
         ),
         build=scaled_by_dim,
+    ),
+    KnownMistake(
+        name="scale_zero_as_default",
+        title="scale=0.0 replaced by the default 1/sqrt(E)",
+        explanation=(
+            "You tested the scale for truth (`scale or 1 / math.sqrt(E)`, `if not scale`), so "
+            "a given scale of 0.0, which is falsy, is taken for 'not given' and replaced by "
+            "1/sqrt(E). Zero is a legal multiplier (every key weighted alike). Test for the "
+            "absence of the argument: `1 / math.sqrt(E) if scale is None else scale`."
+        ),
+        title_zh="把 scale=0.0 换成了默认的 1/sqrt(E)",
+        explanation_zh=(
+            "你用真值判断 scale（`scale or 1 / math.sqrt(E)`、`if not scale`），于是给定的 "
+            "0.0 因为是假值而被当成“没有给”，换成了 1/sqrt(E)。0 是合法的乘数"
+            "（所有 key 权重相同）。"
+            "应当判断参数是否缺省：`1 / math.sqrt(E) if scale is None else scale`。"
+        ),
+        build=scale_zero_as_default,
     ),
     KnownMistake(
         name="scale_ignored",

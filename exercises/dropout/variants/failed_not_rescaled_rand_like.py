@@ -1,4 +1,4 @@
-# expect: failed mistake=mask_drawn_differently
+# expect: failed mistake=not_rescaled
 import torch
 from torch import nn
 
@@ -11,9 +11,6 @@ class Dropout(nn.Module):
         self.p = p
 
     def forward(self, x):
-        if self.training and 0 < self.p < 1:
-            keep = torch.rand_like(x) < 1 - self.p
-            return x * keep / (1 - self.p)
-        if self.training and self.p == 1:
-            return x * 0
+        if self.training:
+            return x * (torch.rand_like(x) > self.p)
         return x

@@ -1,0 +1,21 @@
+# expect: passed
+import torch
+from torch import nn
+
+
+class Dropout(nn.Module):
+    """d2l's and tinygrad's draw: keep where a uniform draw exceeds p."""
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"dropout probability must be in [0, 1], got {p}")
+        self.p = p
+
+    def forward(self, x):
+        if not self.training or self.p == 0:
+            return x
+        if self.p == 1:
+            return torch.zeros_like(x)
+        mask = (torch.rand_like(x) > self.p).float()
+        return mask * x / (1.0 - self.p)
