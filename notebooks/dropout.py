@@ -67,15 +67,15 @@
 #
 # ## How it is graded
 #
-# Fourteen freshly drawn scenarios and two constructor checks: one module called in training
-# twice on the same shape and then in eval (a mask kept from the first call shows on the second;
-# classic dropout's `(1 - p)` shows in eval); `p = 0.1` in float64, training then eval; `p = 0.9`
+# Thirteen freshly drawn scenarios and two constructor checks: one module called in training
+# twice on the same shape and then in eval, the three forwards before one backward of all three
+# (a mask kept from the first call shows on the second; a mask kept on the module and replaced by
+# the next forward shows in the earlier calls' gradients; classic dropout's `(1 - p)` shows in
+# eval); `p = 0.1` in float64, training then eval; `p = 0.9`
 # (kept units times 10); `p = 1` (zeros) and `p = 0` (the identity) in training; eval alone on
 # 200 features; a strided 4-D view at `p = 0.25`; a 1-D vector; a batch of one; the default
 # `p = 0.5` in float64; a transposed view; a training and an eval forward under `torch.no_grad()`
-# (where an in-place change of `x` is looked for); two training forwards and then one backward of
-# both (a mask kept on the module and replaced by the second forward shows in the first call's
-# gradient); and `Dropout(p=1.5)`, `Dropout(p=-0.1)`, which must raise `ValueError`. Every call
+# (where an in-place change of `x` is looked for); and `Dropout(p=1.5)`, `Dropout(p=-0.1)`, which must raise `ValueError`. Every call
 # but the no-grad ones runs backward with a random upstream gradient and checks the gradient of
 # `x`.
 #
@@ -206,14 +206,13 @@
 #
 # ## 如何评测
 #
-# 每次提交有十四个新随机生成的场景和两个构造函数检查：同一个模块在训练模式下对同一形状调用两次、
-# 再以 eval 模式调用（从第一次调用保留下来的掩码会在第二次暴露；经典 dropout 的 `(1 - p)` 会在
-# eval 时暴露）；float64 下 `p = 0.1`，先训练后 eval；`p = 0.9`（保留的单元乘以 10）；训练模式下的
+# 每次提交有十三个新随机生成的场景和两个构造函数检查：同一个模块在训练模式下对同一形状调用两次、
+# 再以 eval 模式调用，三次前向之后才对三者一起做一次反向传播（从第一次调用保留下来的掩码会在第二次
+# 暴露；存在模块上、被下一次前向换掉的掩码会在前面几次调用的梯度里暴露；经典 dropout 的 `(1 - p)`
+# 会在 eval 时暴露）；float64 下 `p = 0.1`，先训练后 eval；`p = 0.9`（保留的单元乘以 10）；训练模式下的
 # `p = 1`（全零）和 `p = 0`（恒等）；200 个特征上只做 eval；`p = 0.25` 时跨步切片得到的四维视图；
 # 一维向量；batch 为 1；float64 下默认的 `p = 0.5`；转置视图；`torch.no_grad()` 下训练和 eval 各一次
-# 前向（检查有没有原地修改 `x`）；训练模式下先做两次前向、再对两者一起做一次反向传播（存在模块上、
-# 被第二次前向换掉的掩码会在第一次调用的梯度里暴露）；以及必须抛出 `ValueError` 的
-# `Dropout(p=1.5)`、`Dropout(p=-0.1)`。除 no-grad 的调用外，每次调用都会用随机的上游梯度做反向传播
+# 前向（检查有没有原地修改 `x`）；以及必须抛出 `ValueError` 的 `Dropout(p=1.5)`、`Dropout(p=-0.1)`。除 no-grad 的调用外，每次调用都会用随机的上游梯度做反向传播
 # 并检查 `x` 的梯度。
 #
 # 训练模式的调用按 **dropout 的分布规律**评测，任何正确的抽取方式都能通过：每个输出元素要么是 `0`，

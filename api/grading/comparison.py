@@ -504,7 +504,8 @@ def _floor_for(case: Case, key: str) -> float:
 
 def _finite_max(t: torch.Tensor) -> float:
     a = t.detach().abs()
-    if not a.is_floating_point():
-        return float(a.max())
+    m = float(a.max())
+    if math.isfinite(m) or not a.is_floating_point():
+        return m  # nearly always: one reduction, as before
     finite = a[a.isfinite()]
     return float(finite.max()) if finite.numel() else 0.0
