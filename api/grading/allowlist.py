@@ -110,6 +110,39 @@ FAMILIES: dict[str, frozenset[str]] = {
 # Every exercise with an allow-list admits at least these.
 ELEMENTARY = ("arithmetic", "elementwise", "reductions", "shape", "creation", "random", "matmul")
 
+# Attention's built-ins and every route to them, for the exercises that ask for attention
+# (scaled_dot_product_attention, multi_head_attention): the functional form, its private and
+# fused entry points, and the modules built on it. The quantizable MultiheadAttention runs only
+# allowed operations (matmuls, a softmax), so its class is replaced in the child
+# (``stand_ins``); its other import paths are listed for the static check.
+ATTENTION_BUILTINS = (
+    "torch.nn.functional.scaled_dot_product_attention",
+    "torch._C._nn.scaled_dot_product_attention",
+    "aten.scaled_dot_product_attention",
+    "aten._scaled_dot_product_attention_math",
+    "aten._scaled_dot_product_attention_math_for_mps",
+    "aten._scaled_dot_product_flash_attention",
+    "aten._scaled_dot_product_flash_attention_for_cpu",
+    "aten._scaled_dot_product_efficient_attention",
+    "aten._scaled_dot_product_cudnn_attention",
+    "aten._scaled_dot_product_fused_attention_overrideable",
+    "aten._fused_sdp_choice",
+    "aten._flash_attention_forward",
+    "aten._efficient_attention_forward",
+    "torch.nn.MultiheadAttention",
+    "torch.nn.functional.multi_head_attention_forward",
+    "torch.nn.Transformer",
+    "torch.nn.TransformerEncoderLayer",
+    "torch.nn.TransformerDecoderLayer",
+)
+QUANTIZABLE_ATTENTION = (
+    "torch.ao.nn.quantizable.MultiheadAttention",
+    "torch.ao.nn.quantizable.modules.MultiheadAttention",
+    "torch.ao.nn.quantizable.modules.activation.MultiheadAttention",
+    "torch.nn.quantizable.MultiheadAttention",
+    "torch.nn.quantizable.modules.activation.MultiheadAttention",
+)
+
 # The names a verdict uses for what to do instead, by the kind of operation refused.
 _BY_HAND = Phrase("write the gradient with tensor operations", "请用张量运算写出梯度")
 _INSTEAD = (

@@ -502,7 +502,16 @@ def _clip_factor(total_norm: float, max_norm: float) -> float:
 
 VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
 
+
+def _gqa_params(dim: int, heads: int, kv: int) -> int:
+    """wq, wk, wv, wo of grouped-query attention, bias-free, on the meta device (no memory)."""
+    hd = dim // heads
+    shapes = ((dim, heads * hd), (dim, kv * hd), (dim, kv * hd), (heads * hd, dim))
+    return sum(_params(nn.Linear(i, o, bias=False, device="meta")) for i, o in shapes)
+
+
 RECOMPUTE: dict[str, Callable[[], float]] = {
+    "mha-param-count": lambda: round(_gqa_params(4096, 32, 8) / 1e6, 2),
     "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
     "ffn-params-no-bias": lambda: _params(_ffn(512, 2048, bias=False)),
     "ffn-swiglu-params": lambda: _params(_SwiGLU(512, 2048)),
