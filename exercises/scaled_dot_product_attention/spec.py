@@ -25,7 +25,7 @@ import math
 
 import torch
 
-from api.grading.allowlist import ELEMENTARY
+from api.grading.allowlist import ATTENTION_BUILTINS, ELEMENTARY
 from api.grading.draw import described, normal, randint
 from api.grading.phrase import FORWARD_ONLY_NO_GRAD, Phrase, same, view_zh
 from api.grading.spec import Call, Case, ExerciseSpec, InitValue, KnownMistake, Layout
@@ -592,24 +592,5 @@ SPEC = ExerciseSpec(
     # What a solution is made of, softmax included (the point here is attention): anything
     # else it runs is refused (api/grading/allowlist.py).
     allowed=(*ELEMENTARY, "softmax", "_softmax", "_softmax_backward_data"),
-    banned=(
-        "torch.nn.functional.scaled_dot_product_attention",
-        "torch._C._nn.scaled_dot_product_attention",
-        "aten.scaled_dot_product_attention",
-        "aten._scaled_dot_product_attention_math",
-        "aten._scaled_dot_product_attention_math_for_mps",
-        "aten._scaled_dot_product_flash_attention",
-        "aten._scaled_dot_product_flash_attention_for_cpu",
-        "aten._scaled_dot_product_efficient_attention",
-        "aten._scaled_dot_product_cudnn_attention",
-        "aten._scaled_dot_product_fused_attention_overrideable",
-        "aten._fused_sdp_choice",
-        "aten._flash_attention_forward",
-        "aten._efficient_attention_forward",
-        "torch.nn.MultiheadAttention",
-        "torch.nn.functional.multi_head_attention_forward",
-        "torch.nn.Transformer",
-        "torch.nn.TransformerEncoderLayer",
-        "torch.nn.TransformerDecoderLayer",
-    ),
+    banned=ATTENTION_BUILTINS,
 )

@@ -34,6 +34,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "silu_function": ("sigmoid", "save"),
     "softmax": ("maximum", "log_softmax"),
     "scaled_dot_product_attention": ("1/sqrt(E)", "KV cache"),
+    "multi_head_attention": ("head_dim", "repeat"),
     "batch_norm_backward": ("(C,)", "SyncBatchNorm"),
     "online_softmax": ("exp(m_old - m_new)", "FlashAttention"),
     "dropout": ("1/(1 - p)", "Bernoulli"),
