@@ -406,18 +406,22 @@ def _call(
             engine.append(_Held(k, step, inputs, list(outs.values()), own))
         tensors = [o for h in engine for o in h.outputs]
         grads = [g for h in engine for g in h.step.grad_outputs or ()]
-        if engine and (
-            len(tensors) == len(grads)
-            and all(
-                o.shape == g.shape and o.requires_grad for o, g in zip(tensors, grads, strict=True)
-            )
+        # An output that does not require grad (an auxiliary loss built from detached values)
+        # has a zero derivative: it adds nothing to the backward of the others. None of them
+        # requiring grad leaves every gradient missing, as before.
+        live = [
+            (o, g.to(o.dtype)) for o, g in zip(tensors, grads, strict=False) if o.requires_grad
+        ]
+        if (
+            engine
+            and live
+            and len(tensors) == len(grads)
+            and all(o.shape == g.shape for o, g in zip(tensors, grads, strict=True))
         ):
             # Autograd's own backward of the learner's forward: the grader's work, not theirs.
             # Held calls go with this one, in one backward of the sum.
             with _exempt():
-                _engine_backward(
-                    tensors, [g.to(o.dtype) for o, g in zip(tensors, grads, strict=True)]
-                )
+                _engine_backward([o for o, _ in live], [g for _, g in live])
             for h in engine:
                 for i, t in enumerate(h.inputs):
                     if t.is_floating_point():

@@ -42,6 +42,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "pre_post_ln_gradients": ("Post-LN", "warm-up"),
     "bf16_norm_precision": ("one-pass", "float32 statistics"),
     "training_monitor": ("lr·‖∇W‖/‖W‖", "hooks"),
+    "moe_ffn": ("index_add", "46.7B"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)

@@ -1,0 +1,44 @@
+# expect: failed mistake=routing_per_sequence diagnosis=robust
+"""Wrong: the router sees the mean token of each sequence, and the whole sequence follows its
+choice."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Expert(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class MoEFFN(nn.Module):
+    def __init__(self, dim, hidden_dim, n_experts, top_k=2):
+        super().__init__()
+        self.n_experts = n_experts
+        self.top_k = top_k
+        self.gate = nn.Linear(dim, n_experts, bias=False)
+        self.experts = nn.ModuleList([Expert(dim, hidden_dim) for _ in range(n_experts)])
+
+    def forward(self, x):
+        b, s, d = x.shape
+        probs = F.softmax(self.gate(x.mean(dim=1)), dim=-1)  # one decision per sequence
+        top_p, top_i = probs.topk(self.top_k, dim=-1)
+        weights = top_p / top_p.sum(-1, keepdim=True)
+        rows_out = []
+        for i in range(b):
+            y = 0
+            for j in range(self.top_k):
+                y = y + weights[i, j] * self.experts[int(top_i[i, j])](x[i])
+            rows_out.append(y)
+        out = torch.stack(rows_out)
+        f = F.one_hot(top_i, self.n_experts).sum(1).to(probs.dtype).mean(0)
+        P = probs.mean(0)
+        aux = self.n_experts * torch.sum(f * P)
+        return out.view(b, s, d), aux
