@@ -287,6 +287,19 @@ def _by_hand() -> contextlib.AbstractContextManager[None]:
 
 _MISSING = object()
 
+# The autograd node counter, in C: every node autograd records takes the next number. The
+# learner's Function runs forward and backward with grad mode off, so the counter moves there
+# only if the learner's code switched grad mode on and recorded a graph (to have the engine do
+# the backward). Read by the harness after the learner's code returned, it is out of reach of
+# every switch of Python dispatch or of the modes. A torch without it stops the zygote here.
+_sequence_nr = torch._C._autograd._get_sequence_nr
+
+
+def _recorded(guard: allowlist.Guard, before: int, what: str) -> None:
+    """Note ``what`` on the guard if autograd recorded nodes since ``before``."""
+    if _sequence_nr() != before:
+        guard._note(guard.structural, what)
+
 
 @contextlib.contextmanager
 def _forward_by_hand(function_cls: Any) -> Iterator[None]:
@@ -307,7 +320,11 @@ def _forward_by_hand(function_cls: Any) -> Iterator[None]:
             # ``apply`` of the learner's that skips the Function (``backward_not_used``).
             return forward(*args, **kwargs)
         with guard.by_hand():
-            return forward(*args, **kwargs)
+            before = _sequence_nr()
+            try:
+                return forward(*args, **kwargs)
+            finally:
+                _recorded(guard, before, "grad_mode")
 
     # The graph check (``Guard.in_apply``): what the learner's code records around the
     # Function, in this window, with grad mode on.
@@ -368,7 +385,11 @@ def _call(
             out = fn(*inputs, *step.args, **case.init_kwargs)
         else:
             with _forward_by_hand(subject.target):
+                before = _sequence_nr()
                 out = subject.target.apply(*inputs, *step.args, *case.init_kwargs.values())
+                # More autograd nodes than the Function's own: a graph recorded around it.
+                if _guard is not None and _guard.by_hand_only and _sequence_nr() - before > 1:
+                    _guard.graph_outside = True
     for name, count in subject.counts.items():
         outcome.calls[f"{k}.{name}"] = count
     outs = _outputs(out)
@@ -561,9 +582,12 @@ def _raw_backward(
     # switched on or the engine entered inside it is recorded (``allowlist.Guard``).
     if _guard is not None:
         _guard.ran_by_hand = True  # the learner's own backward: a graph walked here counts
+    before = _sequence_nr()
     with torch.no_grad(), _by_hand():
         # Copies: a backward that writes into its grad_output must not change the case's data.
         raw = node.apply(*(g.to(o.dtype, copy=True) for o, g in zip(outputs, grads, strict=True)))
+    if _guard is not None:
+        _recorded(_guard, before, "grad_mode")
     returned = raw if isinstance(raw, tuple) else (raw,)
     expected = n + len(step.args)
     if len(returned) < n:
