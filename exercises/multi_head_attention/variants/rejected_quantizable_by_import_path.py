@@ -26,7 +26,7 @@ class MultiHeadAttention(nn.Module):
     def forward(self, x, mask=None, is_causal=False):
         T = x.shape[1]
         g = self.h // self.kv
-        core = _MHA(x.shape[-1], self.n_heads, bias=False, batch_first=True).to(x.dtype)
+        core = _MHA(x.shape[-1], self.n_heads, bias=False).to(x.dtype)  # (T, B, dim) layout
         with torch.no_grad():
             core.linear_Q.weight.copy_(self.wq.weight)
             core.linear_K.weight.copy_(
@@ -41,12 +41,13 @@ class MultiHeadAttention(nn.Module):
             )
             core.out_proj.weight.copy_(self.wo.weight)
         attn_mask = torch.ones(T, T, dtype=torch.bool).triu(1) if is_causal else None
+        xt = x.transpose(0, 1)
         out, _ = core(
-            x,
-            x,
-            x,
+            xt,
+            xt,
+            xt,
             key_padding_mask=None if mask is None else ~mask,
             attn_mask=attn_mask,
             need_weights=False,
         )
-        return out
+        return out.transpose(0, 1)
