@@ -90,6 +90,46 @@
 # - **The aux loss**: count all k slots in $f$, divide by the tokens, keep the factor
 #   `n_experts`, and never detach $P$.
 #
+# ## Why it works
+#
+# Routing lets the layer hold many FFNs but spend the compute of `top_k`: each expert specialises
+# on the tokens the router sends it, and the router learns which expert helps which token because
+# the output depends on its probabilities through the renormalised weights (with `top_k = 1` and
+# renormalisation the weight is exactly 1, so only the aux loss trains the router; Switch keeps
+# the unnormalised probability for that reason). Routing reinforces itself: an expert that gets
+# more tokens improves and is chosen more. The aux loss counters it: with $f$ fixed,
+# $\partial \mathrm{aux} / \partial P_e = n\_experts \cdot f_e$, so the gradient pushes
+# probability away from the experts that already receive the most tokens.
+#
+# ## Interviewer follow-ups
+#
+# The questions an interviewer asks once this runs are served with the exercise (the
+# `follow_ups` field of `GET /exercises/moe_ffn`) and listed at the end of its notebook, each
+# linked to the question-bank item that answers it.
+#
+# ## Cost and memory
+#
+# - **Parameters:** `dim * n_experts` for the router plus `n_experts * 3 * dim * hidden_dim`.
+# - **FLOPs per token:** `2 * dim * n_experts` for the router plus `top_k * 6 * dim * hidden_dim`:
+#   the compute of `top_k` SwiGLU FFNs, whatever `n_experts` is. Mixtral-8x7B holds 46.7B
+#   parameters and uses about 12.9B per token.
+# - **Memory:** every expert's weights must be resident; activations are those of `top_k` FFNs
+#   per token. Spread over devices (expert parallelism), tokens travel to their experts and back
+#   in two all-to-all exchanges, and a capacity per expert bounds the buffers (tokens over it are
+#   dropped in training).
+# - **The loop over experts** gathers each expert's tokens (`torch.where` on the top-k indices),
+#   runs one batched matmul per expert and scatters back with `index_add`; the dense version that
+#   runs every expert on every token costs `n_experts / top_k` times the FLOPs.
+#
+# ## Test yourself
+#
+# - Count, for `dim = 4096`, `hidden_dim = 14336`, `n_experts = 8`, `top_k = 2`, the layer's
+#   parameters and the ones a token uses.
+# - Feed a batch where every token goes to expert 0 and check that the aux loss is larger than on
+#   a balanced batch, and that its gradient lowers the router's probability of expert 0.
+# - Write the dense version (every expert on every token, weights scattered into a
+#   `(tokens, n_experts)` matrix) and check that it matches your loop.
+#
 # ## Background
 #
 # The course articles do not cover mixtures of experts. Shazeer et al. 2017 ("Outrageously Large
@@ -163,6 +203,36 @@
 # - **权重乘在专家的输出上。** SwiGLU 专家不是线性的：`expert(w * x) != w * expert(x)`。
 # - **逐 token 路由**，而不是每条序列只路由一次。
 # - **辅助损失**：$f$ 要统计全部 k 个槽位、除以 token 数，保留 `n_experts` 这个因子，$P$ 不能 detach。
+#
+# ## 为什么有效
+#
+# 路由让这一层存着很多个 FFN，却只花 `top_k` 个 FFN 的计算量：每个专家专门处理路由器送来的那些 token，而路由器能学到
+# 哪个专家对哪个 token 有用，是因为输出通过重新归一化后的权重依赖于它的概率（`top_k = 1` 且做归一化时权重恒为 1，
+# 只有辅助损失在训练路由器；Switch 正因如此保留未归一化的概率）。路由会自我强化：分到更多 token 的专家变得更好，
+# 于是更常被选中。辅助损失对此加以抑制：$f$ 固定时 $\partial \mathrm{aux} / \partial P_e = n\_experts \cdot f_e$，
+# 梯度会把概率从已经拿到最多 token 的专家那里推开。
+#
+# ## 面试官的追问
+#
+# 代码跑通之后面试官会接着问的问题随练习一起提供（`GET /exercises/moe_ffn` 返回的 `follow_ups` 字段），也列在
+# 对应 notebook 的末尾，每个问题都链接到题库中给出答案的那道题。
+#
+# ## 计算量与显存
+#
+# - **参数量：** 路由器 `dim * n_experts`，加上专家的 `n_experts * 3 * dim * hidden_dim`。
+# - **每个 token 的 FLOPs：** 路由器 `2 * dim * n_experts`，加上 `top_k * 6 * dim * hidden_dim`：相当于
+#   `top_k` 个 SwiGLU FFN，与 `n_experts` 无关。Mixtral-8x7B 共有 46.7B 参数，每个 token 约用 12.9B。
+# - **显存：** 所有专家的权重都要常驻；激活只相当于每个 token 过 `top_k` 个 FFN。专家分布在多卡上时（专家并行），
+#   token 要经过两次 all-to-all 送到专家再送回来，每个专家的容量限定了缓冲区大小（训练时超出的 token 被丢弃）。
+# - **按专家循环** 的写法先收集每个专家的 token（对 top-k 下标用 `torch.where`），每个专家做一次批量矩阵乘，
+#   再用 `index_add` 加回；让每个专家处理所有 token 的稠密写法，FLOPs 是它的 `n_experts / top_k` 倍。
+#
+# ## 自我检验
+#
+# - 算一算 `dim = 4096`、`hidden_dim = 14336`、`n_experts = 8`、`top_k = 2` 时这一层的参数量，以及一个 token
+#   实际用到的参数量。
+# - 构造一批全部路由到专家 0 的 token，检查辅助损失比均衡时更大，并且它的梯度会降低路由器给专家 0 的概率。
+# - 写出稠密版本（每个专家处理所有 token，权重散布到 `(tokens, n_experts)` 矩阵里），检查它与你的循环版本一致。
 #
 # ## 背景
 #

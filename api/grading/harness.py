@@ -430,9 +430,7 @@ def _call(
         # An output that does not require grad (an auxiliary loss built from detached values)
         # has a zero derivative: it adds nothing to the backward of the others. None of them
         # requiring grad leaves every gradient missing, as before.
-        live = [
-            (o, g.to(o.dtype)) for o, g in zip(tensors, grads, strict=False) if o.requires_grad
-        ]
+        live = [(o, g.to(o.dtype)) for o, g in zip(tensors, grads, strict=False) if o.requires_grad]
         if (
             engine
             and live
