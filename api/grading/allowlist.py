@@ -280,6 +280,16 @@ def backstop(
     names = list(banned)
     if allowed is None:
         return names
+    # A banned name's siblings (in-place, out=, private, composite aliases), unless admitted.
+    kin = [
+        f"aten.{op}"
+        for op in families(names)
+        if base_name(op) not in allowed
+        and op not in allowed
+        and f"aten.{op}" not in names
+        and (backward_job or not is_backward_kernel(op) or f"aten.{op}" in names)
+    ]
+    names = kin + names
     # The extras first: where one resolves to the same callable as a banned name, the banned
     # name (listed later) is the one the function-mode tripwire records and the verdict shows.
     return [
@@ -298,16 +308,68 @@ def spec_backstop(
     return backstop(banned, resolved, backward_job=kind == "autograd_function")
 
 
+# Operators that compute nothing from a tensor's values (metadata, bookkeeping, assertions):
+# left to run below Python, where the harness and autograd use them.
+_BOOKKEEPING = re.compile(
+    r"size|stride|numel|^dim$|_dim|^is_|_is_|^sym_|_version|output_nr|requires_grad|retain"
+    r"|^data$|set_data|_assert|assert_|_print|_make_dep_token|^lift|storage_offset|_nnz"
+    r"|indices|values|_has_same|_new_zeros_with_same_feature_meta|get_device|qscheme|^q_"
+    r"|_propagate_xla|_debug_|constrain_range|_shape_as_tensor|_backward$|^_fw_primal"
+)
+# The keys under which a kernel computes on this machine (backends and composite kernels, and
+# the decompositions vmap registers): a kernel anywhere else redispatches to one of them.
+_COMPUTING = (
+    "CPU",
+    "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional",
+    "SparseCPU",
+    "SparseCsrCPU",
+    "NestedTensorCPU",
+    "QuantizedCPU",
+    "MkldnnCPU",
+)
+
+
 def _whole_jobs_outside(allowed: frozenset[str]) -> list[str]:
+    """Every operator outside ``allowed`` whose kernel computes below Python on this machine
+    (the whole-job ones by name, composite or not; any other one that does not decompose
+    into checked operations first): the allow-list itself, enforced where no switch of
+    Python dispatch reaches. Backward kernels and bookkeeping stay (autograd and the harness
+    run them); ``backstop`` decides about the whole-job backward kernels."""
     has = torch._C._dispatch_has_kernel_for_dispatch_key
-    return [
-        packet
-        for packet, qualified in sorted(_overloads().items())
-        if WHOLE_JOBS.search(packet)
-        and base_name(packet) not in allowed
-        and packet not in allowed
-        and any(has(q, key) for q in qualified for key in _HERE)
-    ]
+    found = []
+    for packet, qualified in sorted(_overloads().items()):
+        if base_name(packet) in allowed or packet in allowed:
+            continue
+        if WHOLE_JOBS.search(packet):
+            if any(has(q, key) for q in qualified for key in _HERE):
+                found.append(packet)
+            continue
+        if "backward" in packet or _BOOKKEEPING.search(packet):
+            continue
+        if any(has(q, key) for q in qualified for key in _COMPUTING):
+            found.append(packet)
+    return found
+
+
+def families(banned: Sequence[str]) -> list[str]:
+    """The ATen operators of a banned name's family, by their name's words (``dropout``:
+    ``dropout_``, ``native_dropout``, ``feature_alpha_dropout_``...; ``softmax``:
+    ``_softmax``, ``special_softmax``, ``_safe_softmax``...): in-place, ``out=``, private and
+    alias siblings, whichever key serves them (a composite sibling decomposes into admitted
+    operations before any check sees it)."""
+    bases = {b.rsplit(".", 1)[-1] for b in banned if b.startswith(("aten.", "torch."))}
+    bases = {b for b in bases if b != "backward" and _exists(b)}  # not autograd.backward
+    words = [tuple(w for w in b.split("_") if w) for b in bases if b and not b[0].isupper()]
+    words = [w for w in words if w]
+    found = []
+    for packet in sorted(_overloads()):
+        own = tuple(w for w in packet.split("_") if w)
+        for w in words:
+            if any(own[i : i + len(w)] == w for i in range(len(own) - len(w) + 1)):
+                found.append(packet)
+                break
+    return found
 
 
 def names_unknown(entries: Sequence[str]) -> list[str]:

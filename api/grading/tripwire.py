@@ -160,13 +160,31 @@ def _keys_to_block(qualified: str) -> tuple[str, ...]:
     registration saved is ~0.1 ms of every child's start."""
     try:
         has = torch._C._dispatch_has_kernel_for_dispatch_key
+        # Every other key with a kernel that computes: an alias key's kernel can be called by
+        # its key (``OpOverload._op_dk``), which no runtime key's registration replaces.
+        more = tuple(k for k in _CALLABLE_BY_KEY if has(qualified, k))
         if has(qualified, "CompositeImplicitAutograd") and not any(
             has(qualified, key) for key in _RIVALS_OF_COMPOSITE
         ):
-            return ("CompositeImplicitAutograd",)
+            return ("CompositeImplicitAutograd", *more)
     except RuntimeError:  # an operator the dispatcher does not know under this name
-        pass
-    return _BLOCKED_KEYS
+        return _BLOCKED_KEYS
+    return _BLOCKED_KEYS + more
+
+
+# Keys whose own kernel computes (not a wrapper that redispatches below it), beyond
+# ``_BLOCKED_KEYS``: reachable by calling an operator's kernel for a named key.
+_CALLABLE_BY_KEY = (
+    "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional",
+    "CompositeImplicitAutogradNestedTensor",
+    "FuncTorchBatchedDecomposition",
+    "SparseCPU",
+    "SparseCsrCPU",
+    "QuantizedCPU",
+    "NestedTensorCPU",
+    "NestedTensorHPU",
+)
 
 
 Plan = tuple[tuple[str, str, tuple[str, ...]], ...]
@@ -332,9 +350,12 @@ class _Together:
 # static.PRIVATE_IMPLEMENTATIONS). Eager CPU execution never calls into them: they serve
 # torch.compile, meta tensors and the prims library. Their functions are reachable in ways no
 # name check follows (gc, closures, decomposition tables), so the zygote disables them in place.
-_PRIVATE_PACKAGES = ("torch._refs", "torch._decomp", "torch._prims")
+_PRIVATE_PACKAGES = ("torch._refs", "torch._decomp", "torch._prims", "torch.ao.nn.quantizable")
+# Imported before they are disabled, so that a child finds them disabled rather than loads them.
+_IMPORTED_FIRST = ("torch.ao.nn.quantizable",)
 _DISABLED_MESSAGE = (
-    "torch's private operator implementations (torch._refs, torch._decomp, torch._prims) are "
+    "torch's private operator implementations (torch._refs, torch._decomp, torch._prims, "
+    "torch.ao.nn.quantizable) are "
     "not available in the grader. Implement it from tensor ops."
 )
 _stub_codes: dict[int, Any] = {}
@@ -350,6 +371,9 @@ def _stub_code(free: int) -> Any:
         source += "    def _disabled(*args, **kwargs):\n"
         if names:
             source += f"        ({', '.join(names)},)\n"
+        # Recorded as a refused operation too, so that the verdict names it (``rejected``).
+        source += "        import api.grading.tripwire as _t\n"
+        source += "        _t.refused.append('torch private implementation')\n"
         source += f"        raise RuntimeError({_DISABLED_MESSAGE!r})\n"
         source += "    return _disabled\n"
         scope: dict[str, Any] = {}
@@ -370,8 +394,11 @@ def disable_private_implementations() -> int:
     tables, wrappers' ``__wrapped__``, closures) then reaches the stub. For the zygote, once,
     after warm-up and before it forks; never in the trusted parent. Returns how many."""
     import gc
+    import importlib
     import types
 
+    for name in _IMPORTED_FIRST:
+        importlib.import_module(name)
     disabled = 0
     for obj in gc.get_objects():
         # type(), not isinstance(): isinstance reads ``obj.__class__`` through the object's own
