@@ -43,6 +43,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "bf16_norm_precision": ("one-pass", "float32 statistics"),
     "training_monitor": ("lr·‖∇W‖/‖W‖", "hooks"),
     "moe_ffn": ("index_add", "46.7B"),
+    "kv_cache_memory": ("n_kv_heads", "repeat_kv"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)
