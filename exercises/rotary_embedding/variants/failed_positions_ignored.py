@@ -1,0 +1,18 @@
+# expect: failed mistake=positions_ignored
+"""Wrong: the positions are taken as arange(seq): every chunk is rotated as if it started at 0."""
+
+from __future__ import annotations
+
+import torch
+
+
+def apply_rotary(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    d = x.shape[-1]
+    half = d // 2
+    t = torch.arange(x.shape[2], dtype=work)
+    angles = t[:, None] * base ** (-(torch.arange(0, d, 2, dtype=work) / d))
+    xw = x.to(work)
+    x1, x2 = xw[..., :half], xw[..., half:]
+    c, s = angles.cos(), angles.sin()
+    return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1).to(x.dtype)
