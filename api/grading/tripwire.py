@@ -317,7 +317,8 @@ def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContex
     if not banned:
         # Exercises with nothing banned skip the mode: it costs a Python call per tensor op.
         return contextlib.nullcontext()
-    aten_ops = frozenset(b for b in banned if b.startswith("aten."))
+    # ATen names, and the ONNX operators torch ships as custom ops (onnx::RotaryEmbedding).
+    aten_ops = frozenset(b for b in banned if b.startswith(("aten.", "onnx.")))
     callables = dict(ready.callables) if ready is not None else banned_callables(banned)
     mode = _Tripwire(callables, aten_ops, tripped)
     if not stand_ins.covered(banned):
