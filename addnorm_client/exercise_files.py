@@ -34,7 +34,7 @@ def local_slugs() -> list[str]:
 @dataclass(frozen=True)
 class Contract:
     slug: str
-    kind: str  # "module", "function" or "autograd_function"
+    kind: str  # "module", "function", "autograd_function" or "optimizer"
     class_name: str
     functions: tuple[str, ...]
     banned: tuple[str, ...]
@@ -46,6 +46,8 @@ class Contract:
 
     @property
     def base(self) -> str:
+        if self.kind == "optimizer":
+            return "object"
         return "torch.autograd.Function" if self.kind == "autograd_function" else "nn.Module"
 
 

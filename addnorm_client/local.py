@@ -65,6 +65,10 @@ class LocalCase:
     plane: int | None = None
     x_label: str = "layer (1 = next to the input)"
     y_label: str = "gradient norm"
+    # The contract updates tensors in place (an optimiser's step, gradient clipping): ``build``'s
+    # callable makes its own parameters from ``x`` and returns what it compares, flattened;
+    # there is no backward to check.
+    updates_in_place: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,12 @@ class ExerciseCodeError(Exception):
 
 
 def _is_entry(obj: Any) -> bool:
-    """What an exercise asks for: an nn.Module or autograd.Function subclass, or a function."""
+    """What an exercise asks for: an nn.Module or autograd.Function subclass, an optimiser
+    (a class with a ``step``), or a function."""
     if isinstance(obj, type):
-        return issubclass(obj, (nn.Module, torch.autograd.Function))
+        return issubclass(obj, (nn.Module, torch.autograd.Function)) or callable(
+            getattr(obj, "step", None)
+        )
     return callable(obj)
 
 
@@ -154,7 +161,7 @@ def run_case(case: LocalCase, cls: Any) -> LocalResult:
     ok = bool(torch.allclose(out, case.expected, rtol=RTOL, atol=ATOL))
     if not ok:
         return LocalResult(case.name, shape, False, worst, "differs")
-    problem = None if case.measurement else backward_problem(case, cls)
+    problem = None if case.measurement or case.updates_in_place else backward_problem(case, cls)
     if problem is not None:
         return LocalResult(case.name, shape, False, worst, problem)
     return LocalResult(case.name, shape, True, worst, "matches")

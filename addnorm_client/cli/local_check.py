@@ -76,6 +76,8 @@ def _entry(namespace: dict[str, Any], spec: Contract) -> Any:
             return None
         if spec.kind == "function" and (not callable(value) or isinstance(value, type)):
             return None
+        if spec.kind == "optimizer" and not isinstance(value, type):
+            return None
     return found if spec.functions else found[spec.class_name]
 
 
@@ -111,7 +113,11 @@ def run_local_check(slug: str, code: str, filename: str) -> LocalReport:
     entry = _entry(namespace, spec)
     if entry is None:
         wanted = " and ".join(f"`{n}`" for n in spec.names)
-        kind = {"module": "an nn.Module class", "autograd_function": "an autograd.Function"}
+        kind = {
+            "module": "an nn.Module class",
+            "autograd_function": "an autograd.Function",
+            "optimizer": "a class",
+        }
         what = kind.get(spec.kind, "a function")
         return LocalReport(slug, f"your code must define {wanted} as {what}", (), "error")
     cases_namespace: dict[str, Any] = {"__name__": f"addnorm_local_check_{slug}"}

@@ -222,7 +222,11 @@ BYTES_SAVED = Phrase("bytes saved for backward", "为 backward 保存的字节�
 
 
 def output(suffix: str = "") -> Phrase:
-    """The output, or one of several (``suffix`` '[1]')."""
+    """The output, or one of several (``suffix`` '[1]'); ``'.<name>'`` and
+    ``'.<name>.grad'``: a parameter's values or gradient after a call that updates it in
+    place (``spec.Parameters``)."""
+    if suffix.startswith("."):
+        return Phrase(f"{suffix[1:]} after the call", f"调用之后的 {suffix[1:]}")
     return Phrase(f"output{suffix}", f"输出{suffix}")
 
 

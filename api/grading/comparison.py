@@ -228,7 +228,10 @@ def compare_array(a: np.ndarray, p: Prepared) -> Comparison:
         if finite is not None:
             return finite
     rtol, atol, scale, floor = p.rtol, p.atol, p.scale, p.floor
-    n = None if p.native is None else _float64_array(p.native)
+    shape = list(a.shape)
+    # A 0-d value (a loss) gives numpy scalars below, which the masks cannot assign into.
+    a, t = np.atleast_1d(a), np.atleast_1d(t)
+    n = None if p.native is None else np.atleast_1d(_float64_array(p.native))
     with np.errstate(all="ignore"):
         t_abs = np.abs(t)
         magnitude = max(float(np.nan_to_num(t_abs, nan=0.0, posinf=0.0).max()), floor, 1e-12)
@@ -265,7 +268,7 @@ def compare_array(a: np.ndarray, p: Prepared) -> Comparison:
         passed=passed and nonfinite is None,
         max_abs=float(diff.max()),
         max_rel=float(rel.max()),
-        worst_index=_unravel(flat, list(a.shape)),
+        worst_index=_unravel(flat, shape),
         allowed=float(allowed.reshape(-1)[flat]),
         nonfinite=nonfinite,
     )

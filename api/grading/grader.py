@@ -265,6 +265,8 @@ def precheck(code: str, spec: ExerciseSpec) -> static.StaticProblem | None:
         return static.check(
             code, class_name=spec.class_name, banned=spec.banned, base="torch.autograd.Function"
         )
+    if spec.kind == "optimizer":
+        return static.check(code, class_name=spec.class_name, banned=spec.banned, base="object")
     functions = spec.names if spec.kind == "function" else ()
     return static.check(code, class_name=spec.class_name, banned=spec.banned, functions=functions)
 

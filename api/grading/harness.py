@@ -23,7 +23,7 @@ import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import Any
 
@@ -31,7 +31,18 @@ import torch
 from torch import nn
 
 from api.grading import allowlist, modargs, tripwire, wire
-from api.grading.spec import Call, Case, Factory, InitValue, Kind, Layout, ModuleArg, Update
+from api.grading.spec import (
+    Call,
+    Case,
+    Factory,
+    InitValue,
+    Kind,
+    Layout,
+    ModuleArg,
+    Parameters,
+    ParamGroup,
+    Update,
+)
 
 SUBMISSION_FILENAME = "<submission>"
 MAX_CAPTURE = 8 * 1024
@@ -115,6 +126,8 @@ def _counter(counts: dict[str, int], name: str) -> Callable[..., None]:
 
 def instantiate(factory: Factory, case: Case, kind: Kind = "module") -> Subject:
     """Build the module with the case's constructor arguments and module arguments."""
+    if kind == "optimizer":
+        return Subject(kind, _Optimiser(factory))
     if kind != "module":
         return Subject(kind, factory)
     if isinstance(factory, Mapping):
@@ -350,6 +363,97 @@ def _forward_by_hand(function_cls: Any) -> Iterator[None]:
                 function_cls.forward = own
 
 
+# --- calls on parameters the contract updates in place (``spec.Parameters``) ----------------
+
+
+@dataclass
+class _Optimiser:
+    """An ``"optimizer"`` exercise's class, built at the case's first call on its parameters,
+    which it keeps for the case's later calls."""
+
+    cls: Any
+    built: Any = None
+    params: list[nn.Parameter] = field(default_factory=list)
+
+
+def _handed(params: list[nn.Parameter], how: Parameters) -> Any:
+    """The parameters as the learner receives them (``Parameters.form``)."""
+    if how.form == "tensor":
+        return params[0]
+    if how.form == "generator":
+        return (p for p in params)
+    if how.form == "groups":
+        return [{"params": [params[i] for i in g.params], **dict(g.options)} for g in how.groups]
+    return list(params)
+
+
+def _call_on_parameters(subject: Subject, step: Call, k: int, case: Case, outcome: Outcome) -> None:
+    how = step.parameters
+    assert how is not None
+    target = subject.target
+    optimiser = target if isinstance(target, _Optimiser) else None
+    if optimiser is not None and optimiser.built is not None:
+        params = optimiser.params
+    else:
+        params = [
+            # Copies: ``laid_out`` may return a view of the case's own tensor (a size-1 dim).
+            nn.Parameter(laid_out(t.clone(), step.layout if i == 0 else "contiguous"))
+            for i, t in enumerate(step.inputs)
+        ]
+    for i, p in enumerate(params):
+        if i in how.no_grad:
+            p.grad = None
+        elif step.grad_outputs is not None and i < len(step.grad_outputs):
+            grad = laid_out(step.grad_outputs[i].clone(), step.layout if i == 0 else "contiguous")
+            p.grad = grad.to(p.dtype)
+    _seed(step.seed)
+    with torch.enable_grad():
+        if optimiser is None:
+            out = _function(target, step.function)(
+                _handed(params, how), *step.args, **case.init_kwargs
+            )
+        else:
+            if optimiser.built is None:
+                optimiser.params = params
+                optimiser.built = optimiser.cls(_handed(params, how), **case.init_kwargs)
+            out = getattr(optimiser.built, step.function or "step")(*step.args)
+    outs = _outputs(out)
+    if outs is None:
+        outcome.notes[f"{k}.output_type"] = type(out).__name__[:100]
+    for key, o in (outs or {}).items():
+        outcome.tensors[f"{k}.{key}"] = _detached(o).clone()
+    for name, p in zip(how.names, params, strict=False):
+        value = _detached(p)
+        outcome.tensors[f"{k}.output.{name}"] = value.clone()
+        held = p.grad
+        outcome.tensors[f"{k}.output.{name}.grad"] = (
+            torch.zeros_like(value) if held is None else _detached(held).clone()
+        )
+
+
+def _parameters_data(how: Parameters) -> dict[str, Any]:
+    """``Parameters`` as the job's JSON."""
+    return {
+        "names": list(how.names),
+        "form": how.form,
+        "no_grad": list(how.no_grad),
+        "groups": [[list(g.params), [[key, v] for key, v in g.options]] for g in how.groups],
+    }
+
+
+def _parameters_from(raw: Any) -> Parameters:
+    """The job's JSON back into ``Parameters`` (the parent's own data)."""
+    return Parameters(
+        names=tuple(str(n) for n in raw["names"]),
+        form=raw["form"],
+        no_grad=tuple(int(i) for i in raw["no_grad"]),
+        groups=tuple(
+            ParamGroup(tuple(int(i) for i in ids), tuple((str(key), v) for key, v in options))
+            for ids, options in raw["groups"]
+        ),
+    )
+
+
 def _function(target: Any, name: str) -> Any:
     """The function a call calls: the only one, or the one it names among several."""
     if isinstance(target, Mapping):
@@ -360,6 +464,9 @@ def _function(target: Any, name: str) -> Any:
 def _call(
     subject: Subject, step: Call, k: int, case: Case, outcome: Outcome, measure: bool = False
 ) -> None:
+    if step.parameters is not None:
+        _call_on_parameters(subject, step, k, case, outcome)
+        return
     module = subject.module
     if module is not None:
         module.zero_grad(set_to_none=True)
@@ -820,6 +927,8 @@ def job_template(
                     }
                 }
             )
+            if step.parameters is not None:
+                steps[-1]["call"]["parameters"] = _parameters_data(step.parameters)
         described.append(
             {
                 "name": case.name,
@@ -881,6 +990,9 @@ def decode_job(frame: bytes | bytearray) -> tuple[dict[str, Any], list[Case]]:
                     defer=c.get("defer") is True,
                 )
             )
+            last = steps[-1]
+            if "parameters" in c and isinstance(last, Call):
+                steps[-1] = replace(last, parameters=_parameters_from(c["parameters"]))
         init_kwargs: dict[str, InitValue] = d["init_kwargs"]
         first = next((s for s in steps if isinstance(s, Call)), None)
         cases.append(
@@ -907,6 +1019,8 @@ def _entry_problem(entry: Any, kind: str) -> str | None:
         ok = isinstance(entry, type) and issubclass(entry, nn.Module)
     elif kind == "autograd_function":
         ok = isinstance(entry, type) and issubclass(entry, torch.autograd.Function)
+    elif kind == "optimizer":
+        ok = isinstance(entry, type)
     else:
         ok = callable(entry) and not isinstance(entry, type)
     return None if ok else type(entry).__name__[:100]

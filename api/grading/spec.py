@@ -23,10 +23,11 @@ import torch
 # (``approximate="tanh"``), so they cross to the child as data.
 InitValue = int | float | bool | str
 
-# What the learner writes: an ``nn.Module`` subclass, a plain function, or a
-# ``torch.autograd.Function`` subclass whose hand-written backward is what gets graded.
-Kind = Literal["module", "function", "autograd_function"]
-KINDS: tuple[Kind, ...] = ("module", "function", "autograd_function")
+# What the learner writes: an ``nn.Module`` subclass, a plain function, a
+# ``torch.autograd.Function`` subclass whose hand-written backward is what gets graded,
+# or a class built on parameters it updates in place (an optimiser: ``Parameters``).
+Kind = Literal["module", "function", "autograd_function", "optimizer"]
+KINDS: tuple[Kind, ...] = ("module", "function", "autograd_function", "optimizer")
 
 # How a call's input tensor is laid out in memory. The values are the same; the strides are
 # not: code that calls ``.view`` on its input, or assumes ``stride(-1) == 1``, shows here.
@@ -54,6 +55,53 @@ class ModuleArg:
     init_seed: int = 0
 
 
+# --- contracts that update parameters in place: an optimiser's step, gradient clipping ------
+
+
+@dataclass(frozen=True)
+class ParamGroup:
+    """One parameter group of a ``Parameters`` call handed as ``"groups"``: the indices of its
+    parameters (into the call's inputs) and the group's own options (``lr``, ``weight_decay``,
+    ``betas``; JSON values), as ``torch.optim`` takes a list of dicts."""
+
+    params: tuple[int, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+# How the parameters reach the learner: a list, the one tensor itself, a one-shot generator
+# (what ``model.parameters()`` is), or parameter groups (a list of dicts).
+HandedAs = Literal["list", "tensor", "generator", "groups"]
+HANDED_AS: tuple[HandedAs, ...] = ("list", "tensor", "generator", "groups")
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """A call whose contract mutates the parameters it is given (``clip_grad_norm_`` scales
+    their ``.grad``, an optimiser's ``step`` moves their values): those changes are what is
+    graded, not an ``in_place_mutation``.
+
+    The call's ``inputs`` become parameters (``nn.Parameter``; the first laid out as the call
+    says), named ``names`` in the verdict, and its ``grad_outputs`` their ``.grad``, written
+    before the call (``no_grad``: the indices set to None; ``grad_outputs`` None: every
+    ``.grad`` left as it is). They reach the learner as ``form`` says. Nothing runs backward;
+    the call runs with autograd on, as in a training loop. After the call the parent compares,
+    like outputs, the return value (where the reference returns a tensor) and every
+    parameter's values and ``.grad`` (keys ``k.output.<name>`` and ``k.output.<name>.grad``;
+    a ``.grad`` of None is compared as zeros, so a ``zero_grad`` may set None or fill zeros).
+    The inputs themselves are never handed over, so no input-unchanged check applies.
+
+    A ``"function"`` exercise gets fresh parameters at every call:
+    ``fn(parameters, *args, **init_kwargs)``. An ``"optimizer"`` exercise builds its
+    parameters and ``Cls(parameters, **init_kwargs)`` at the case's first call; later calls
+    keep them (their inputs are not read) and call the method ``Call.function`` names
+    (``"step"`` when empty) with ``*args``, after writing their ``grad_outputs``."""
+
+    names: tuple[str, ...]
+    form: HandedAs = "list"
+    no_grad: tuple[int, ...] = ()
+    groups: tuple[ParamGroup, ...] = ()
+
+
 @dataclass(frozen=True)
 class Call:
     """Call the module (function) on ``inputs``; with ``grad_outputs``, run backward too.
@@ -77,6 +125,9 @@ class Call:
     # In a function exercise with several functions (``softmax`` and ``log_softmax``): the one
     # this call calls. Empty for every other exercise, whose single entry point is called.
     function: str = ""
+    # A call on parameters whose contract updates them in place (``Parameters``); None
+    # for every other call.
+    parameters: Parameters | None = None
     # Autograd on for the call although the grader runs no backward: a lab's experiment builds
     # its own model and runs its own backward inside the call (``LabChart``).
     autograd: bool = False

@@ -45,6 +45,42 @@ _REPLACED: dict[str, tuple[tuple[str, str], ...]] = {
         ("torch.autograd.graph", "disable_saved_tensors_hooks"),
         ("torch._C._autograd", "_saved_tensors_hooks_disable"),
     ),
+    # Gradient clipping and Adam are plain Python over elementwise ops and norms that
+    # every solution uses too: only the functions themselves tell them apart
+    # (``clip_grad_norm`` and ``adamw_step`` ban them). AdamW inherits Adam's step.
+    "torch.nn.utils.clip_grad_norm_": (
+        ("torch.nn.utils", "clip_grad_norm_"),
+        ("torch.nn.utils.clip_grad", "clip_grad_norm_"),
+    ),
+    "torch.nn.utils.clip_grad_norm": (
+        ("torch.nn.utils", "clip_grad_norm"),
+        ("torch.nn.utils.clip_grad", "clip_grad_norm"),
+    ),
+    "torch.nn.utils.get_total_norm": (
+        ("torch.nn.utils", "get_total_norm"),
+        ("torch.nn.utils.clip_grad", "_get_total_norm"),
+    ),
+    "torch.nn.utils.clip_grads_with_norm_": (
+        ("torch.nn.utils", "clip_grads_with_norm_"),
+        ("torch.nn.utils.clip_grad", "_clip_grads_with_norm_"),
+    ),
+    "torch.nn.utils.clip_grad_value_": (
+        ("torch.nn.utils", "clip_grad_value_"),
+        ("torch.nn.utils.clip_grad", "clip_grad_value_"),
+    ),
+    "torch.optim.Adam": (("torch.optim.adam.Adam", "step"),),
+    "torch.optim.adam.adam": (
+        ("torch.optim.adam", "adam"),
+        ("torch.optim.adamw", "adam"),
+        ("torch.optim._functional", "adam"),
+        ("torch.optim.adam", "_single_tensor_adam"),
+        ("torch.optim.adam", "_multi_tensor_adam"),
+        ("torch.optim.adam", "_fused_adam"),
+    ),
+    "torch.optim.adamw.adamw": (
+        ("torch.optim.adamw", "adamw"),
+        ("torch.optim._functional", "adamw"),
+    ),
 }
 
 
@@ -84,7 +120,7 @@ def _stand_in(name: str, tripped: set[str]) -> Any:
         tripped.add(name)
         raise Refused(
             f"{name} is not allowed in this exercise: it does the job the exercise asks you to "
-            "write. Recompute the activations yourself (see the prompt)."
+            "write (see the prompt)."
         )
 
     refused.__name__ = name.rsplit(".", 1)[-1]

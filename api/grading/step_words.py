@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from api.grading import verdict_zh
 from api.grading.phrase import Phrase, view_zh
-from api.grading.spec import Case, Kind, Update
+from api.grading.spec import Call, Case, Kind, Update
 
 NONE = Phrase("", "")
 
@@ -30,6 +30,8 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
             en + step.note,
             zh + (step.note_zh if step.note_zh is not None else verdict_zh.note(step.note)),
         )
+    if step.parameters is not None:
+        return _on_parameters(en, zh, step, kind)
     # A function has no train/eval mode; in an exercise with several, the call names its own.
     mode = None
     if step.function:
@@ -63,4 +65,26 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
         # A note that only repeats the call's mode is not said twice in Chinese.
         said = step.note_zh if step.note_zh is not None else verdict_zh.call_note(mode, step.note)
         zh += f"（{said if said is not None else step.note}）" if said != "" else ""
+    return Phrase(en, zh)
+
+
+def _on_parameters(en: str, zh: str, step: Call, kind: Kind) -> Phrase:
+    """A call on parameters the contract updates in place (``spec.Parameters``): what is
+    called, and the gradients it meets."""
+    assert step.parameters is not None
+    called = f"{step.function or 'step'}()" if kind == "optimizer" else "call"
+    if step.grad_outputs is None:
+        en += f"{called}, the gradients left as they are"
+        zh += f"梯度保持原样，调用 {called if kind == 'optimizer' else ''}".rstrip()
+    else:
+        en += f"{called} with fresh gradients"
+        zh += f"写入新的梯度后调用 {called if kind == 'optimizer' else ''}".rstrip()
+    missing = len(step.parameters.no_grad)
+    if missing:
+        en += f", {missing} parameter(s) without a gradient (None)"
+        zh += f"，其中 {missing} 个参数没有梯度（None）"
+    if step.note:
+        en += f" ({step.note})"
+        said = step.note_zh if step.note_zh is not None else verdict_zh.note(step.note)
+        zh += f"（{said}）" if said else ""
     return Phrase(en, zh)

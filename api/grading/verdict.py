@@ -480,7 +480,8 @@ def _judge_call(
         judgement.checks.append(_value_check(check, target, k, out, case, spec, key, expected))
         judgement.values.append(judgement.checks[-1])
     n_inputs = len(step.inputs)
-    for i, original in enumerate(step.inputs):
+    # A call on parameters hands over copies: their changes are compared as outputs.
+    for i, original in enumerate(step.inputs if step.parameters is None else ()):
         suffix = "" if n_inputs == 1 else f"[{i}]"
         after = tensors.get(f"{index}.{k}.input_after{suffix}")
         if (
@@ -681,6 +682,8 @@ def _entry_noun(spec: ExerciseSpec) -> str:
         return "` and `".join(f"def {name}(...)" for name in spec.names)
     if spec.kind == "autograd_function":
         return f"class {spec.class_name}(torch.autograd.Function)"
+    if spec.kind == "optimizer":
+        return f"class {spec.class_name}"
     return f"class {spec.class_name}(nn.Module)"
 
 

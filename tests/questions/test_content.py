@@ -510,6 +510,55 @@ def _gqa_params(dim: int, heads: int, kv: int) -> int:
     return sum(_params(nn.Linear(i, o, bias=False, device="meta")) for i, o in shapes)
 
 
+# The optimiser questions (exercises/questions/training.optim.yaml), from torch's own optimisers.
+def _adam_first_step_unit(corrected: bool) -> float:
+    """Adam's first step in units of lr, with or without the bias correction; torch's own step
+    anchors the corrected one."""
+    g = torch.tensor([0.37], dtype=torch.float64)
+    p = torch.zeros(1, dtype=torch.float64, requires_grad=True)
+    p.grad = g.clone()
+    torch.optim.Adam([p], lr=1e-3, betas=(0.9, 0.999), eps=0.0).step()
+    assert abs(p.item()) / 1e-3 == pytest.approx(1.0)
+    m, v = (1 - 0.9) * g, (1 - 0.999) * g**2
+    if corrected:
+        m, v = m / (1 - 0.9), v / (1 - 0.999)
+    return float((m / v.sqrt()).abs().item())
+
+
+def _adamw_moment_bytes_per_param() -> float:
+    model = torch.nn.Linear(16, 8)
+    opt = torch.optim.AdamW(model.parameters())
+    model(torch.randn(4, 16)).sum().backward()
+    opt.step()
+    states = [opt.state[p] for p in model.parameters()]
+    moment = sum(
+        s[k].numel() * s[k].element_size() for s in states for k in ("exp_avg", "exp_avg_sq")
+    )
+    return moment / sum(p.numel() for p in model.parameters())
+
+
+def _per_tensor_clipped_total(norms: tuple[float, ...], max_norm: float) -> float:
+    params = []
+    for n in norms:
+        p = torch.zeros(5, dtype=torch.float64, requires_grad=True)
+        g = torch.randn(5, dtype=torch.float64)
+        p.grad = g * (n / g.norm())
+        torch.nn.utils.clip_grad_norm_([p], max_norm)  # each tensor on its own
+        params.append(p)
+    return float(torch.cat([p.grad for p in params if p.grad is not None]).norm().item())
+
+
+def _inf_norm_factor() -> float:
+    grads = [torch.tensor([3.0, -7.0]), torch.tensor([5.0, 2.0])]
+    params = [torch.zeros(2, requires_grad=True) for _ in grads]
+    for p, g in zip(params, grads, strict=True):
+        p.grad = g.clone()
+    torch.nn.utils.clip_grad_norm_(params, 3.5, norm_type=float("inf"))
+    first = params[0].grad
+    assert first is not None
+    return float((first / grads[0]).mean().item())
+
+
 RECOMPUTE: dict[str, Callable[[], float]] = {
     "mha-param-count": lambda: round(_gqa_params(4096, 32, 8) / 1e6, 2),
     "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
@@ -572,6 +621,11 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
     "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
     "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),
+    "adamw-first-step-no-bias-correction": lambda: _adam_first_step_unit(corrected=False),
+    "adamw-moments-memory": lambda: 1.3e9 * _adamw_moment_bytes_per_param() / 1e9,
+    "adamw-zero-1-bytes": lambda: 2 + 2 + (_mixed_precision_adam_bytes() - 4) / 8,
+    "clip-per-tensor-total": lambda: _per_tensor_clipped_total((3.0, 4.0), 1.0),
+    "clip-inf-norm-coefficient": _inf_norm_factor,
 }
 
 

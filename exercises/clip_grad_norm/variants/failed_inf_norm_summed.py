@@ -1,0 +1,21 @@
+# expect: failed mistake=inf_norm_summed
+import math
+
+import torch
+
+
+@torch.no_grad()
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0):
+    params = [parameters] if isinstance(parameters, torch.Tensor) else list(parameters)
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads:
+        return torch.tensor(0.0)
+    p = float(norm_type)
+    if math.isinf(p):
+        total = sum(g.abs().max() for g in grads)
+    else:
+        total = torch.stack([g.norm(p) for g in grads]).norm(p)
+    coef = torch.clamp(max_norm / (total + 1e-6), max=1.0)
+    for g in grads:
+        g.mul_(coef)
+    return total

@@ -1,0 +1,18 @@
+# expect: failed mistake=returns_clipped_norm
+# The total scaled along with the gradients before it is returned.
+import torch
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0):
+    if isinstance(parameters, torch.Tensor):
+        parameters = [parameters]
+    grads = [p.grad for p in list(parameters) if p.grad is not None]
+    if not grads:
+        return torch.tensor(0.0)
+    with torch.no_grad():
+        total = torch.stack([g.norm(norm_type) for g in grads]).norm(norm_type)
+        coef = torch.clamp(max_norm / (total + 1e-6), max=1.0)
+        for g in grads:
+            g.mul_(coef)
+        total = total * coef
+    return total
