@@ -152,6 +152,22 @@ _WHAT = _rules(
         r"(?P<m>[-+*/0-9Ne(),. ]+) \(bfloat16 keeps four bits below the point there\)",
         "{m}（在这个量级 bfloat16 小数点后只剩四位）",
     ),
+    (r"sequence lengths", "序列长度"),
+    # Cross-entropy's logits (cross_entropy; its spec writes the Chinese too).
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) "
+        r"\(each target's logit (?P<a>\d+) to (?P<b>\d+) below (?P<c>\d+)\)",
+        "{m}（每行 target 的 logit 比 {c} 低 {a} 到 {b}）",
+    ),
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(random non-target logits -inf\)",
+        "{m}（随机若干非 target 的 logit 为 -inf）",
+    ),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) \(C = 1: the loss is 0\)", "{m}（C = 1：损失为 0）"),
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(every target -100: the loss is NaN\)",
+        "{m}（所有 target 均为 -100：损失为 NaN）",
+    ),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
     (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
@@ -242,6 +258,12 @@ _FRAGMENTS = _rules(
     (r"squares past 65504", "平方超过 65504"),
     (r"model cast to x's dtype", "模型转换为 x 的 dtype"),
     (r"random -inf entries", "随机若干位置为 -inf"),
+    # Cross-entropy's targets (cross_entropy).
+    (r"some targets -100 \(ignored\)", "部分 target 为 -100（被忽略）"),
+    (r"no target ignored", "没有被忽略的 target"),
+    (r"every target ignored", "所有 target 都被忽略"),
+    (r"default arguments", "参数取默认值"),
+    (r"some targets 0 \(class 0 ignored here\)", "部分 target 为 0（此处 0 号类别被忽略）"),
     # Labs: the experiment's inputs (pre_post_ln_gradients).
     (r"target N\(0,1\)", "target 为 N(0,1)"),
     (r"stacks of depth (?P<n>\d+)", "深度为 {n} 的两个堆叠"),
@@ -295,6 +317,25 @@ _FRAGMENTS = _rules(
     (r"(?P<rest>.+); (?P<fn>[a-z_]\w*)", lambda m: f"{description(m['rest'])}；先调用 {m['fn']}"),
     (r"then (?P<fn>[a-z_]\w*)", "再调用 {fn}"),
     (r"(?P<k>[A-Za-z_]\w*) ?= ?(?P<v>.+?) \(default\)", "{k} = {v}（默认值）"),
+    # moe_ffn and kv_cache_memory (their specs write the Chinese too; these keep the rules whole).
+    (r"random router and expert weights", "路由器和各专家的权重取随机值"),
+    (
+        r"every token's k-th and \(k\+1\)-th router scores at least 0\.01 apart",
+        "每个 token 第 k 和第 k+1 大的路由得分至少相差 0.01",
+    ),
+    (
+        r"expert (?P<e>\d+)'s router row is -8 on feature 0 and feature 0 is at least 1: "
+        r"it receives no token",
+        "专家 {e} 的路由权重在第 0 维上为 -8，且第 0 维特征不小于 1：它收不到任何 token",
+    ),
+    (r"feature 0 as \|N\(0,1\)\| \+ 1", "第 0 维特征取 |N(0,1)| + 1"),
+    (
+        r"a train-mode call then an update of every weight and an eval-mode call on a batch of "
+        r"(?P<n>\d+)",
+        "先以 train 模式调用，更新全部权重后，再以 eval 模式在批大小为 {n} 的输入上调用",
+    ),
+    (r"seq_lens from (?P<a>\S+) to (?P<b>\S+)", "seq_lens 从 {a} 到 {b}"),
+    (r"budget (?P<b>\S+) GiB", "预算 {b} GiB"),
     # residual = 10 * N(0,1): a distribution, kept as written.
     (r"[A-Za-z_]\w* = [-+*/0-9Ne(),. ]+", lambda m: m.group(0)),
     # name = value, name=value, Linear(32, 64) -> GELU: code, kept as written.

@@ -22,7 +22,7 @@ from typing import Any
 import torch
 
 from api.grading.draw import described
-from api.grading.phrase import Phrase, same
+from api.grading.phrase import Phrase
 from api.grading.spec import Call, Case, ExerciseSpec, KnownMistake, LabChart
 
 MIB = 2**20
@@ -126,7 +126,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             f"n_heads = {heads}，n_kv_heads = {kv}，head_dim = {head_dim}，{dtype}，"
             f"预算 {budget_gib:g} GiB",
         )
-        said = described(x, same("sequence lengths"), config)
+        said = described(x, Phrase("sequence lengths", "序列长度"), config)
         cases.append(
             Case(
                 name=name,

@@ -203,7 +203,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             ),
             ROUTER_AND_EXPERTS,
         ]
-        what = "N(0,1)" if scale == 1.0 else f"{scale:g} * N(0,1)"
+        what = same("N(0,1)" if scale == 1.0 else f"{scale:g} * N(0,1)")
         if starve is not None:
             gate = state["gate.weight"].clone()
             gate[starve, 0] = -8.0
@@ -211,7 +211,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
             extra.append(Phrase(STARVED.en.format(e=starve), STARVED.zh.format(e=starve)))
         x = _routed(gen, shape, dtype, state["gate.weight"], top_k, scale=scale, starve=starve)
         if starve is not None:
-            what = "N(0,1), feature 0 as |N(0,1)| + 1"
+            what = Phrase("N(0,1), feature 0 as |N(0,1)| + 1", "N(0,1)，第 0 维特征取 |N(0,1)| + 1")
         if top_k < n_experts:
             extra.append(MARGIN_WORDS)
         if layout != "contiguous":
@@ -223,7 +223,8 @@ def make_cases(gen: torch.Generator) -> list[Case]:
         if train_update:
             extra.append(
                 Phrase(
-                    "train mode, an update of every weight, then an eval-mode call on a batch of 1",
+                    "a train-mode call then an update of every weight and an eval-mode call "
+                    "on a batch of 1",
                     "先以 train 模式调用，更新全部权重后，再以 eval 模式在批大小为 1 的输入上调用",
                 )
             )
@@ -239,7 +240,7 @@ def make_cases(gen: torch.Generator) -> list[Case]:
                     note_zh="参数更新之后，批大小为 1",
                 ),
             ]
-        words = described(x, same(what), *extra)
+        words = described(x, what, *extra)
         cases.append(
             scenario(
                 name=name,
