@@ -162,7 +162,7 @@ def _keys_to_block(qualified: str) -> tuple[str, ...]:
         has = torch._C._dispatch_has_kernel_for_dispatch_key
         # Every other key with a kernel that computes: an alias key's kernel can be called by
         # its key (``OpOverload._op_dk``), which no runtime key's registration replaces.
-        more = tuple(k for k in _CALLABLE_BY_KEY if has(qualified, k))
+        more = callable_keys(qualified)
         if has(qualified, "CompositeImplicitAutograd") and not any(
             has(qualified, key) for key in _RIVALS_OF_COMPOSITE
         ):
@@ -170,6 +170,15 @@ def _keys_to_block(qualified: str) -> tuple[str, ...]:
     except RuntimeError:  # an operator the dispatcher does not know under this name
         return _BLOCKED_KEYS
     return _BLOCKED_KEYS + more
+
+
+def callable_keys(qualified: str) -> tuple[str, ...]:
+    """The keys of ``_CALLABLE_BY_KEY`` under which ``aten::<qualified>`` has a kernel."""
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
+    try:
+        return tuple(k for k in _CALLABLE_BY_KEY if has(qualified, k))
+    except RuntimeError:  # an operator the dispatcher does not know under this name
+        return ()
 
 
 # Keys whose own kernel computes (not a wrapper that redispatches below it), beyond
@@ -314,6 +323,7 @@ def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContex
             block_kernels(ready.aten, ready.steps)
         else:
             block_kernels(aten_names(banned))
+        _refuse_banned_functions(banned)
     if not banned:
         # Exercises with nothing banned skip the mode: it costs a Python call per tensor op.
         return contextlib.nullcontext()
@@ -329,6 +339,60 @@ def guard(banned: Iterable[str], tripped: set[str]) -> contextlib.AbstractContex
     if _armed:
         replacement.__enter__()
     return _Together(replacement, mode)
+
+
+# Where a banned name is a function written in Python, its code is replaced in an armed child
+# (``_refuse_banned_functions``): torch.nn.functional's whole blocks compose operators the list
+# may admit (``multi_head_attention_forward``'s weights path is bmm and softmax), and the
+# function-mode tripwire that names them can be switched off.
+_FUNCTION_PACKAGES = ("torch.nn.functional",)
+
+
+def _refusing_code(name: str, free: int) -> Any:
+    """A code object that records ``name`` as refused and raises, with ``free`` free variables
+    (a function's code must keep as many as its closure has cells)."""
+    cells = [f"_cell{i}" for i in range(free)]
+    source = "def _outer():\n" + "".join(f"    {c} = None\n" for c in cells)
+    source += "    def _refused(*args, **kwargs):\n"
+    if cells:
+        source += f"        ({', '.join(cells)},)\n"
+    source += "        import api.grading.tripwire as _t\n"
+    source += f"        _t._note_refused({name!r})\n"
+    source += "    return _refused\n"
+    scope: dict[str, Any] = {}
+    exec(compile(source, "<tripwire>", "exec"), scope)
+    return scope["_outer"]().__code__
+
+
+def _note_refused(name: str) -> None:
+    from api.grading.allowlist import MAX_REPORTED, refusal
+
+    if name not in refused and len(refused) < MAX_REPORTED:
+        refused.append(name)
+    raise RuntimeError(refusal(name))
+
+
+_refused_functions: set[str] = set()
+
+
+def _refuse_banned_functions(banned: Iterable[str]) -> None:
+    """In an armed child: every banned name that is a Python function of
+    ``_FUNCTION_PACKAGES`` raises from now on, however it is reached (the code object itself
+    is replaced, so aliases and references held elsewhere reach the stub too)."""
+    import types
+
+    for qualname in banned:
+        if qualname in _refused_functions or not qualname.startswith(_FUNCTION_PACKAGES):
+            continue
+        obj = resolve(qualname)
+        if type(obj) is not types.FunctionType:
+            continue
+        code = obj.__code__
+        stub = _refusing_code(qualname.replace("torch.nn.functional.", "F."), len(code.co_freevars))
+        obj.__code__ = stub.replace(
+            co_freevars=code.co_freevars, co_name=code.co_name, co_qualname=code.co_qualname
+        )
+        _refused_functions.add(qualname)
 
 
 class _Together:

@@ -70,7 +70,11 @@ def _in_child(names: list[str], *, every_key: bool) -> dict[str, object]:
         try:
             steps = tripwire.plan(names)
             if every_key:
-                steps = tuple((name, full, tripwire._BLOCKED_KEYS) for name, full, _ in steps)
+                # The three keys, and every key whose kernel can be called by its key.
+                steps = tuple(
+                    (name, full, tripwire._BLOCKED_KEYS + tripwire.callable_keys(f"aten::{full}"))
+                    for name, full, _ in steps
+                )
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 tripwire.block_kernels(names, steps)
