@@ -153,6 +153,21 @@ _WHAT = _rules(
         "{m}（在这个量级 bfloat16 小数点后只剩四位）",
     ),
     (r"sequence lengths", "序列长度"),
+    # Cross-entropy's logits (cross_entropy; its spec writes the Chinese too).
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) "
+        r"\(each target's logit (?P<a>\d+) to (?P<b>\d+) below (?P<c>\d+)\)",
+        "{m}（每行 target 的 logit 比 {c} 低 {a} 到 {b}）",
+    ),
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(random non-target logits -inf\)",
+        "{m}（随机若干非 target 的 logit 为 -inf）",
+    ),
+    (r"(?P<m>[-+*/0-9Ne(),. ]+) \(C = 1: the loss is 0\)", "{m}（C = 1：损失为 0）"),
+    (
+        r"(?P<m>[-+*/0-9Ne(),. ]+) \(every target -100: the loss is NaN\)",
+        "{m}（所有 target 均为 -100：损失为 NaN）",
+    ),
     # x = (N, C): the dims the input has, named as in the docs.
     (r"\((?:[A-Z], )*[A-Z]\)", lambda m: m.group(0)),
     (r"(?P<m>[-+*/0-9Ne(),. ]+)", "{m}"),
@@ -243,6 +258,12 @@ _FRAGMENTS = _rules(
     (r"squares past 65504", "平方超过 65504"),
     (r"model cast to x's dtype", "模型转换为 x 的 dtype"),
     (r"random -inf entries", "随机若干位置为 -inf"),
+    # Cross-entropy's targets (cross_entropy).
+    (r"some targets -100 \(ignored\)", "部分 target 为 -100（被忽略）"),
+    (r"no target ignored", "没有被忽略的 target"),
+    (r"every target ignored", "所有 target 都被忽略"),
+    (r"default arguments", "参数取默认值"),
+    (r"some targets 0 \(class 0 ignored here\)", "部分 target 为 0（此处 0 号类别被忽略）"),
     # Labs: the experiment's inputs (pre_post_ln_gradients).
     (r"target N\(0,1\)", "target 为 N(0,1)"),
     (r"stacks of depth (?P<n>\d+)", "深度为 {n} 的两个堆叠"),

@@ -360,9 +360,22 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
         assert c.description.startswith("x = ") and c.x.dtype in MATCH_TOL
         for key, t in _tensors(c):
             assert t is None or t.numel() <= MAX_NUMEL, (c.name, key)
-        for step in _calls(c):
-            for g, x in zip(step.grad_outputs or (), step.inputs, strict=False):
-                assert g.shape == x.shape and g.dtype == x.dtype
+        # An upstream gradient has the shape of the output it is for (a loss's is 0-d), read
+        # from the reference's run, and the dtype of the call's first input.
+        backward = any(s.backward for s in _calls(c))
+        outputs = run(spec.reference, c, spec=spec).tensors if backward else {}
+        for k, step in enumerate(c.scenario):
+            if isinstance(step, Call) and step.parameters is not None:
+                # A call on parameters: its gradients are the parameters' .grad.
+                for g, x in zip(step.grad_outputs or step.inputs, step.inputs, strict=True):
+                    assert g.shape == x.shape and g.dtype == x.dtype
+                continue
+            if not isinstance(step, Call) or step.grad_outputs is None:
+                continue
+            keys = sorted(key for key in outputs if key.startswith(f"{k}.output"))
+            assert len(keys) == len(step.grad_outputs), (c.name, keys)
+            for g, key in zip(step.grad_outputs, keys, strict=True):
+                assert g.shape == outputs[key].shape and g.dtype == step.inputs[0].dtype
         # The state is drawn in the case's dtype, unless the module keeps its own dtypes
         # (float32 master weights next to half inputs): then in the parameters' dtype.
         want = c.x.dtype if c.cast_module else torch.float32

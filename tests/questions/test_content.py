@@ -559,6 +559,27 @@ def _inf_norm_factor() -> float:
     return float((first / grads[0]).mean().item())
 
 
+def _smoothed_optimum_gap(classes: int, eps: float) -> float:
+    """The target's logit minus the others' at the minimum of a smoothed cross-entropy,
+    found by optimising the logits (not by the closed form the explanation gives)."""
+    z = torch.zeros(1, classes, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([z], max_iter=200, tolerance_grad=1e-12, line_search_fn="strong_wolfe")
+
+    def closure() -> torch.Tensor:
+        opt.zero_grad()
+        loss = F.cross_entropy(z, torch.tensor([0]), label_smoothing=eps)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return (z[0, 0] - z[0, 1:].mean()).item()
+
+
+def _smoothed_loss() -> float:
+    logits = torch.tensor([[2.0, 0.0, 0.0]], dtype=torch.float64)
+    return F.cross_entropy(logits, torch.tensor([0]), label_smoothing=0.3).item()
+
+
 RECOMPUTE: dict[str, Callable[[], float]] = {
     "mha-param-count": lambda: round(_gqa_params(4096, 32, 8) / 1e6, 2),
     "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
@@ -621,6 +642,8 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
     "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
     "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),
+    "ce-label-smoothing-optimum": lambda: _smoothed_optimum_gap(10, 0.1),
+    "ce-smoothed-loss-value": _smoothed_loss,
     "adamw-first-step-no-bias-correction": lambda: _adam_first_step_unit(corrected=False),
     "adamw-moments-memory": lambda: 1.3e9 * _adamw_moment_bytes_per_param() / 1e9,
     "adamw-zero-1-bytes": lambda: 2 + 2 + (_mixed_precision_adam_bytes() - 4) / 8,
