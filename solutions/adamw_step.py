@@ -27,7 +27,7 @@ class AdamW:
         weight_decay: float = 1e-2,
     ) -> None:
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
-        given = list(params)  # read once: model.parameters() is a generator
+        given: list[Any] = list(params)  # read once: model.parameters() is a generator
         groups = given if given and isinstance(given[0], dict) else [{"params": given}]
         # Each group keeps its own options; what it leaves out takes the constructor's.
         self.param_groups: list[dict[str, Any]] = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import types
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import torch
 
@@ -110,11 +110,12 @@ def test_the_forms_hand_a_list_the_tensor_a_generator_or_groups() -> None:
 class SGD:
     """The tiny optimiser contract: ``p -= lr * grad`` for each parameter with a gradient."""
 
+    built: ClassVar[int] = 0  # how many times a case built it
+
     def __init__(self, params: Any, lr: float = 0.1) -> None:
         self.params = list(params)
         self.lr = lr
-        self.built = getattr(SGD, "built", 0) + 1
-        SGD.built = self.built
+        SGD.built += 1
 
     @torch.no_grad()
     def step(self) -> None:
