@@ -365,6 +365,7 @@
 # %%
 # addnorm: exercise cross_entropy
 import torch
+import torch.nn.functional as F  # noqa: F401  (F.one_hot is allowed)
 
 
 def cross_entropy(
@@ -474,7 +475,7 @@ submit_cell("cross_entropy")
 # 4. What does label smoothing do to the logits a model converges to? (`ce-label-smoothing-optimum`, `questions_training`)
 # 5. Compute a smoothed cross-entropy by hand. (`ce-smoothed-loss-value`, `questions_training`)
 # 6. Why must the mean leave the padding positions out of its denominator? (`ce-ignore-index-mean`, `questions_training`)
-# 7. With gradient accumulation over k micro-batches, how is the loss scaled? (`sched-grad-accumulation-scaling`)
+# 7. With gradient accumulation over k micro-batches, how is the loss scaled? (`sched-grad-accumulation-scaling`, `questions_training`)
 #
 # <details><summary>中文</summary>
 #
@@ -489,6 +490,6 @@ submit_cell("cross_entropy")
 # 4. 标签平滑会让模型收敛到什么样的 logits？ (`ce-label-smoothing-optimum`, `questions_training`)
 # 5. 手算一个带标签平滑的交叉熵。 (`ce-smoothed-loss-value`, `questions_training`)
 # 6. 为什么求均值时分母必须排除 padding 位置？ (`ce-ignore-index-mean`, `questions_training`)
-# 7. 梯度累积 k 个 micro-batch 时，损失要怎么缩放？ (`sched-grad-accumulation-scaling`)
+# 7. 梯度累积 k 个 micro-batch 时，损失要怎么缩放？ (`sched-grad-accumulation-scaling`, `questions_training`)
 #
 # </details>
