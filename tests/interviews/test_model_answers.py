@@ -44,6 +44,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "training_monitor": ("lr·‖∇W‖/‖W‖", "hooks"),
     "moe_ffn": ("index_add", "46.7B"),
     "kv_cache_memory": ("n_kv_heads", "repeat_kv"),
+    "decoder_block": ("RoPE", "KV cache"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)

@@ -503,13 +503,6 @@ def _clip_factor(total_norm: float, max_norm: float) -> float:
 VEC = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
 
 
-def _gqa_params(dim: int, heads: int, kv: int) -> int:
-    """wq, wk, wv, wo of grouped-query attention, bias-free, on the meta device (no memory)."""
-    hd = dim // heads
-    shapes = ((dim, heads * hd), (dim, kv * hd), (dim, kv * hd), (heads * hd, dim))
-    return sum(_params(nn.Linear(i, o, bias=False, device="meta")) for i, o in shapes)
-
-
 # The optimiser questions (exercises/questions/training.optim.yaml), from torch's own optimisers.
 def _adam_first_step_unit(corrected: bool) -> float:
     """Adam's first step in units of lr, with or without the bias correction; torch's own step
@@ -580,6 +573,31 @@ def _smoothed_loss() -> float:
     return F.cross_entropy(logits, torch.tensor([0]), label_smoothing=0.3).item()
 
 
+def _llama_layer_params(dim: int, heads: int, hidden: int) -> int:
+    """One LLaMA layer with Meta's module names, built on the meta device (no memory)."""
+    layer = nn.ModuleDict(
+        {
+            "attention_norm": nn.RMSNorm(dim, device="meta"),
+            "wq": nn.Linear(dim, dim, bias=False, device="meta"),
+            "wk": nn.Linear(dim, dim // heads * heads, bias=False, device="meta"),
+            "wv": nn.Linear(dim, dim // heads * heads, bias=False, device="meta"),
+            "wo": nn.Linear(dim, dim, bias=False, device="meta"),
+            "ffn_norm": nn.RMSNorm(dim, device="meta"),
+            "w1": nn.Linear(dim, hidden, bias=False, device="meta"),
+            "w2": nn.Linear(hidden, dim, bias=False, device="meta"),
+            "w3": nn.Linear(dim, hidden, bias=False, device="meta"),
+        }
+    )
+    return _params(layer)
+
+
+def _gqa_params(dim: int, heads: int, kv: int) -> int:
+    """wq, wk, wv, wo of grouped-query attention, bias-free, on the meta device (no memory)."""
+    hd = dim // heads
+    shapes = ((dim, heads * hd), (dim, kv * hd), (dim, kv * hd), (heads * hd, dim))
+    return sum(_params(nn.Linear(i, o, bias=False, device="meta")) for i, o in shapes)
+
+
 RECOMPUTE: dict[str, Callable[[], float]] = {
     "mha-param-count": lambda: round(_gqa_params(4096, 32, 8) / 1e6, 2),
     "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
@@ -642,6 +660,7 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
     "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
     "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),
+    "dec-llama7b-layer-params": lambda: _llama_layer_params(4096, 32, 11008) / 1e6,
     "ce-label-smoothing-optimum": lambda: _smoothed_optimum_gap(10, 0.1),
     "ce-smoothed-loss-value": _smoothed_loss,
     "adamw-first-step-no-bias-correction": lambda: _adam_first_step_unit(corrected=False),

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import math  # noqa: F401  (math.sqrt: yours to use)
+
+import torch
+import torch.nn.functional as F  # noqa: F401  (F.silu, F.linear, torch.softmax: yours to use)
+from torch import nn
+
+
+class DecoderBlock(nn.Module):
+    # The exercise's class comes first; the three pieces it is built from follow.
+    def __init__(
+        self, dim: int, n_heads: int, n_kv_heads: int, hidden_dim: int, eps: float = 1e-6
+    ) -> None:
+        super().__init__()
+        # The grader loads these names (Meta's LLaMA layer): keep them.
+        self.attention_norm = RMSNorm(dim, eps)
+        self.attention = Attention(dim, n_heads, n_kv_heads)
+        self.ffn_norm = RMSNorm(dim, eps)
+        self.feed_forward = FeedForward(dim, hidden_dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # x: (batch, seq, dim) -> h = x + attention(attention_norm(x))
+        #                      -> out = h + feed_forward(ffn_norm(h))
+        raise NotImplementedError("implement DecoderBlock.forward")
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))  # (dim,): the gain, ones at init
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # x: (..., dim) -> x * rsqrt(mean(x^2) over the last dim + eps) * weight
+        raise NotImplementedError("implement RMSNorm.forward")
+
+
+class Attention(nn.Module):
+    def __init__(self, dim: int, n_heads: int, n_kv_heads: int) -> None:
+        super().__init__()
+        self.n_heads, self.n_kv_heads = n_heads, n_kv_heads
+        self.head_dim = dim // n_heads
+        self.wq = nn.Linear(dim, n_heads * self.head_dim, bias=False)
+        self.wk = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wv = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wo = nn.Linear(n_heads * self.head_dim, dim, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # x: (batch, seq, dim) -> causal grouped-query attention, RoPE on q and k
+        #    -> (batch, seq, dim)
+        raise NotImplementedError("implement Attention.forward")
+
+
+class FeedForward(nn.Module):
+    def __init__(self, dim: int, hidden_dim: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)  # gate
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)  # down
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)  # up
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # x: (..., dim) -> w2(silu(w1(x)) * w3(x))
+        raise NotImplementedError("implement FeedForward.forward")
