@@ -542,6 +542,8 @@ class FeedForward(nn.Module):
 # </details>
 
 # %%
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -567,7 +569,7 @@ def local_cases() -> list[LocalCase]:
 
         def w(rows: int, cols: int) -> torch.Tensor:
             # Scaled by 1/sqrt(fan_in) so the activations stay around unit size.
-            return torch.randn(rows, cols, generator=g) / cols**0.5
+            return torch.randn(rows, cols, generator=g) / math.sqrt(cols)
 
         x = torch.randn(shape, generator=g)
         state = {

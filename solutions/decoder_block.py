@@ -75,8 +75,8 @@ class Attention(nn.Module):
         future = torch.ones(seq, seq, dtype=torch.bool, device=x.device).triu(1)
         weights = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
         out = (weights @ v).transpose(1, 2).reshape(b, seq, self.n_heads * self.head_dim)
-        out = self.wo(out)
-        return out
+        result: torch.Tensor = self.wo(out)
+        return result
 
 
 class FeedForward(nn.Module):

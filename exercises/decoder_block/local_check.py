@@ -8,6 +8,8 @@ RoPE（rotate-half，base 10000），权重取随机值
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -33,7 +35,7 @@ def local_cases() -> list[LocalCase]:
 
         def w(rows: int, cols: int) -> torch.Tensor:
             # Scaled by 1/sqrt(fan_in) so the activations stay around unit size.
-            return torch.randn(rows, cols, generator=g) / cols**0.5
+            return torch.randn(rows, cols, generator=g) / math.sqrt(cols)
 
         x = torch.randn(shape, generator=g)
         state = {
