@@ -1026,6 +1026,17 @@ def _entry_problem(entry: Any, kind: str) -> str | None:
     return None if ok else type(entry).__name__[:100]
 
 
+def python_guard_needed(kind: str, allowed: object) -> bool:
+    """Whether the child runs the allow-list's dispatch mode (``allowlist.Guard``, a Python call
+    per operation). In an armed child the allow-list is enforced below Python (every operator
+    outside it raises at the dispatcher, ``tripwire``), and the mode would only repeat it; a
+    hand-written backward keeps it for its structural check. Unarmed (in-process grading) the
+    mode is the enforcement."""
+    if kind == "autograd_function":
+        return True
+    return isinstance(allowed, list) and not tripwire.enforced_below_python()
+
+
 def run_job(frame: bytes | bytearray) -> bytes:
     """The child's program: grade nothing, just run the submission and report raw results."""
     header, cases = decode_job(frame)
@@ -1053,7 +1064,7 @@ def run_job(frame: bytes | bytearray) -> bytes:
             frozenset(allowed) if isinstance(allowed, list) else None,
             by_hand_only=kind == "autograd_function",
         )
-        if isinstance(allowed, list) or kind == "autograd_function"
+        if python_guard_needed(kind, allowed)
         else None
     )
     namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}

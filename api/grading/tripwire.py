@@ -88,6 +88,12 @@ def banned_callables(banned: Iterable[str]) -> dict[int, str]:
     return found
 
 
+def enforced_below_python() -> bool:
+    """This child is armed: ``guard`` registers (or found inherited) the refusing kernels of
+    every operator outside the exercise's allow-list, which no Python switch undoes."""
+    return _armed
+
+
 def arm() -> None:
     """Make later ``guard`` calls in this process block banned kernels for good: for a
     single-use grading child only."""
