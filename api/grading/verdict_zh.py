@@ -941,3 +941,33 @@ _FRAGMENTS.extend(
         ),
     )
 )
+
+
+# --- decoder_block, multi_head_attention, rotary_embedding: their specs say their Chinese at
+# the source; these rules are the fallback test_verdict_zh asks of every spec.
+
+_FRAGMENTS.extend(
+    _rules(
+        (
+            r"grouped-query \(GQA, (?P<n>\d+) query heads per kv head\)",
+            "分组查询注意力（GQA，每个 kv 头对应 {n} 个查询头）",
+        ),
+        (r"multi-head \(MHA\)", "多头注意力（MHA）"),
+        (r"multi-query \(MQA\)", "多查询注意力（MQA）"),
+        (r"random gains and weights", "增益和权重取随机值"),
+        (r"(?P<w>[a-z_]\w*) scaled by (?P<s>" + _NUM + r")", "{w} 乘以 {s}"),
+        (r"an update between calls", "两次调用之间更新参数"),
+        (r"a non-contiguous \((?P<l>\w+)\) input", lambda m: f"输入为{_view(m['l'])}"),
+        (r"dim (?P<d>\d+)", "dim {d}"),
+        (r"(?P<h>\d+) heads of (?P<d>\d+)", "{h} 个头、每头 {d} 维"),
+        (r"n_kv_heads (?P<n>\d+|None)", "n_kv_heads {n}"),
+        (r"left padding: padded queries see no key", "左侧填充：填充位置的 query 看不到任何 key"),
+        (r"key-padding mask (?P<s>\([^)]*\))", "key 填充掩码 {s}"),
+        (r"a sequence of one token", "序列只有一个 token"),
+        (r"wq of head h scaled by h \+ 1", "第 h 个头的 wq 乘以 h + 1"),
+        (r"positions (?P<p>\d+\.\.\d+|\[[-0-9, ]*\])", "位置 {p}"),
+        (r"positions (?P<t>u?int\d+)", "positions {t}"),
+        (r"default base (?P<b>" + _NUM + r")", "默认 base 为 {b}"),
+        (r"two packed sequences", "两条拼接在一起的序列"),
+    )
+)
