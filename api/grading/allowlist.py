@@ -92,7 +92,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     # their own parameters afterwards wherever outputs are compared.
     "random": _names(
         """uniform normal bernoulli rand randn rand_like randn_like randint randint_like
-        randperm random exponential geometric cauchy log_normal multinomial"""
+        randperm random exponential geometric cauchy log_normal multinomial normal_functional"""
     ),
     # Matrix products: an einsum or a hand-written contraction decomposes into these.
     "matmul": _names(

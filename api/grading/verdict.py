@@ -714,13 +714,29 @@ def decide(
             "crashed", words.crashed(signal), error={"detail": str(exc)[:200], "signal": signal}
         )
     try:
-        return _decide(spec, cases, header, tensors, expected, outcomes)
+        return _within_bound(_decide(spec, cases, header, tensors, expected, outcomes))
     except Exception as exc:  # a forged answer we did not foresee: never a 5xx
         return _said(
             "crashed",
             words.UNREADABLE,
             error={"detail": f"{type(exc).__name__}: {exc}"[:200], "signal": signal},
         )
+
+
+def _within_bound(decided: Verdict) -> Verdict:
+    """The verdict at most MAX_VERDICT_BYTES long: a module with many parameters (an MoE's
+    experts) failing every case with forged tensors lists tens of thousands of checks. The
+    failing checks are kept before the passing ones, in order, as many as fit."""
+    if len(decided.model_dump_json()) < MAX_VERDICT_BYTES:
+        return decided
+    ordered = [c for c in decided.checks if not c.passed] + [c for c in decided.checks if c.passed]
+    keep = len(ordered)
+    while keep > 0:
+        keep //= 2
+        trimmed = decided.model_copy(update={"checks": ordered[:keep]})
+        if len(trimmed.model_dump_json()) < MAX_VERDICT_BYTES:
+            return trimmed
+    return decided.model_copy(update={"checks": []})
 
 
 def _said(status: str, said: Phrase, **fields: Any) -> Verdict:

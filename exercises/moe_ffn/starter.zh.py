@@ -5,8 +5,9 @@ import torch.nn.functional as F  # noqa: F401  (F.silu、F.one_hot、F.softmax �
 from torch import nn
 
 
+# 一个 SwiGLU 专家。评测程序会加载 experts.{e}.w1/w2/w3.weight：请保持这些名字不变。
 class _Expert(nn.Module):
-    """一个 SwiGLU 专家。评测程序会加载 experts.{e}.w1/w2/w3.weight：请保持这些名字不变。"""
+    """One SwiGLU expert. The grader loads experts.{e}.w1/w2/w3.weight: keep these names."""
 
     def __init__(self, dim: int, hidden_dim: int) -> None:
         super().__init__()

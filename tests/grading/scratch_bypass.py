@@ -1,4 +1,3 @@
-
 """Routes that switch off, or walk around, every check the learner's own Python can reach, and
 then compute the block with a built-in (issue 47, section 1). Each got ``passed`` once: the
 allow-list guard was a dispatch mode and the hand-written-backward check ran inside it, so a

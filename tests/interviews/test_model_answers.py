@@ -17,6 +17,10 @@ CATALOG = load_catalog(REPO / "exercises")
 
 # Words each exercise's answer must use: what its block is made of, said in its own terms.
 OWN_WORDS: dict[str, tuple[str, ...]] = {
+    "adamw_step": ("exp_avg", "bias correction"),
+    "rotary_embedding": ("inv_freq", "head_dim/2"),
+    "clip_grad_norm": ("1e-6", "total"),
+    "cross_entropy": ("log(sum(exp", "ignored"),
     "layer_norm": ("biased", "(..., 1)"),
     "layer_norm_backward": ("dweight", "mean(g)"),
     "mixed_precision_norm": ("float16", "65504"),
@@ -47,7 +51,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "decoder_block": ("RoPE", "KV cache"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
-RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip", re.I)
+RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip[- ]?(connection|path)", re.I)
 WITH_RESIDUAL = {"ffn_block", "residual_block", "norm_block", "fused_add_rms_norm"}
 
 

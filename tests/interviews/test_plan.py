@@ -34,8 +34,10 @@ def test_plan_size(minutes: float, size: tuple[int, int]) -> None:
 def test_weaker_topics_keep_the_weaker_half_weakest_first() -> None:
     mastery = dict.fromkeys(TOPICS, 0.9) | {"ffn": 0.1, "rms_norm": 0.0, "residual": 0.5}
     focus = weaker_topics(mastery, TOPICS, random.Random(1))
-    assert focus == ["rms_norm", "ffn", "residual", focus[3]]
-    assert focus[3] not in {"rms_norm", "ffn", "residual"}
+    # The weaker half of the topics: the three weak ones first, then ties drawn at random.
+    assert len(focus) == len(TOPICS) // 2
+    assert focus[:3] == ["rms_norm", "ffn", "residual"]
+    assert not set(focus[3:]) & {"rms_norm", "ffn", "residual"}
     # Two topics or fewer: both, weakest first.
     assert weaker_topics(mastery, ["layer_norm", "ffn"], random.Random(1)) == ["ffn", "layer_norm"]
 
