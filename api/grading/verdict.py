@@ -20,6 +20,7 @@ bounded size (``MAX_VERDICT_BYTES``), never an exception.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -728,18 +729,24 @@ def decide(
         )
 
 
+def _size(decided: Verdict) -> int:
+    # Measured as escaped JSON: the child's stdout may still hold lone surrogates here, which
+    # the stored form replaces later and which pydantic's UTF-8 serialiser refuses.
+    return len(json.dumps(decided.model_dump(), default=str))
+
+
 def _within_bound(decided: Verdict) -> Verdict:
     """The verdict at most MAX_VERDICT_BYTES long: a module with many parameters (an MoE's
     experts) failing every case with forged tensors lists tens of thousands of checks. The
     failing checks are kept before the passing ones, in order, as many as fit."""
-    if len(decided.model_dump_json()) < MAX_VERDICT_BYTES:
+    if _size(decided) < MAX_VERDICT_BYTES:
         return decided
     ordered = [c for c in decided.checks if not c.passed] + [c for c in decided.checks if c.passed]
     keep = len(ordered)
     while keep > 0:
         keep //= 2
         trimmed = decided.model_copy(update={"checks": ordered[:keep]})
-        if len(trimmed.model_dump_json()) < MAX_VERDICT_BYTES:
+        if _size(trimmed) < MAX_VERDICT_BYTES:
             return trimmed
     return decided.model_copy(update={"checks": []})
 
@@ -761,7 +768,12 @@ def _refusal(spec: ExerciseSpec, header: Mapping[str, Any]) -> Phrase | None:
     if spec.kind == "autograd_function" and found:
         return words.autograd_did_it([allowlist.STRUCTURAL[k] for k in found])
     ops = header.get("refused_ops")
-    ops = [o for o in ops if isinstance(o, str)][:3] if isinstance(ops, list) else []
+    # Each operation named once: a private implementation refused three times is one finding.
+    ops = (
+        list(dict.fromkeys(o for o in ops if isinstance(o, str)))[:3]
+        if isinstance(ops, list)
+        else []
+    )
     if ops and (spec.allowed is not None or spec.banned):
         return words.ran_outside(
             ", ".join(o[:80] for o in ops),

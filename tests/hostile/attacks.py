@@ -1525,7 +1525,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                         return fn(x, x.shape[-1:], self.weight, self.bias, self.eps)[0]
             """),
             frozenset({"error", "rejected"}),
-            reason="private operator implementations|not allowed",
+            reason="private operator implementations|not allowed|does not allow",
         ),
         Attack(
             "private_decomposition_table",
@@ -1546,7 +1546,7 @@ ROUND_TWO: dict[str, list[Attack]] = {
                         return fn(x, list(x.shape[-1:]), self.weight, self.bias, self.eps)[0]
             """),
             frozenset({"error", "rejected"}),
-            reason="private operator implementations|not allowed",
+            reason="private operator implementations|not allowed|does not allow",
         ),
         Attack(
             "private_package_imported",
