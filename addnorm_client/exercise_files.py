@@ -3,8 +3,9 @@ importing the server.
 
 ``spec.py`` is the grader's contract, but importing it pulls in the server's grading package;
 the few facts the client needs (the kind, the name or names the code must define, the banned
-names) are plain literals in its ``SPEC = ExerciseSpec(...)`` call, so they are read from its
-syntax tree. A spec that computes one of them at run time makes ``contract`` raise, and the
+names) are plain literals in its ``SPEC = ExerciseSpec(...)`` call, or name lists it imports
+from ``api.grading.allowlist``, so they are read from the two files' syntax trees. A spec that
+computes one of them at run time makes ``contract`` raise, and the
 catalogue test comparing this reading with the loaded specs fails, so the two cannot drift.
 """
 
@@ -72,12 +73,53 @@ def _constants(tree: ast.Module) -> dict[str, ast.expr]:
     return found
 
 
-def _literal(value: ast.expr, constants: dict[str, ast.expr], what: str, path: Path) -> Any:
+# The module of shared name lists a spec may import its banned names from; read as text like
+# the spec itself (importing it would import the server's grading package and torch).
+_SHARED_LISTS = (
+    "api.grading.allowlist",
+    _REPO_EXERCISES.parent / "api" / "grading" / "allowlist.py",
+)
+
+
+def _imported_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """The constants a spec imports from the shared lists, as their syntax (``banned=(*A, *B)``
+    with ``A`` and ``B`` tuples of strings there)."""
+    module, path = _SHARED_LISTS
+    wanted = {
+        alias.name: alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module == module
+        for alias in node.names
+    }
+    if not wanted or not path.is_file():
+        return {}
+    shared = _constants(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    return {local: shared[name] for name, local in wanted.items() if name in shared}
+
+
+def _evaluate(value: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Any:
+    """A literal, a name bound to one, or a tuple or list that unpacks such names (``*NAME``)."""
+    if depth > 8:
+        raise ValueError("names nested too deep")
     if isinstance(value, ast.Name) and value.id in constants:
-        value = constants[value.id]
+        return _evaluate(constants[value.id], constants, depth + 1)
+    if isinstance(value, (ast.Tuple, ast.List)) and any(
+        isinstance(e, (ast.Starred, ast.Name)) for e in value.elts
+    ):
+        items: list[Any] = []
+        for element in value.elts:
+            if isinstance(element, ast.Starred):
+                items.extend(_evaluate(element.value, constants, depth + 1))
+            else:
+                items.append(_evaluate(element, constants, depth + 1))
+        return tuple(items) if isinstance(value, ast.Tuple) else items
+    return ast.literal_eval(value)
+
+
+def _literal(value: ast.expr, constants: dict[str, ast.expr], what: str, path: Path) -> Any:
     try:
-        return ast.literal_eval(value)
-    except ValueError:
+        return _evaluate(value, constants)
+    except (ValueError, TypeError):
         raise AddnormError(
             f"{path}: `{what}` is not a literal, so `addnorm check` cannot read it; "
             "use `addnorm submit`"
@@ -95,7 +137,7 @@ def contract(slug: str) -> Contract:
     call = _spec_call(tree)
     if call is None:
         raise AddnormError(f"{path} has no `SPEC = ExerciseSpec(...)`")
-    constants = _constants(tree)
+    constants = {**_imported_constants(tree), **_constants(tree)}
     given = {k.arg: k.value for k in call.keywords if k.arg}
     if "class_name" not in given:
         raise AddnormError(f"{path}: SPEC names no class_name")

@@ -444,7 +444,7 @@ def _stub_code(free: int) -> Any:
             source += f"        ({', '.join(names)},)\n"
         # Recorded as a refused operation too, so that the verdict names it (``rejected``).
         source += "        import api.grading.tripwire as _t\n"
-        source += "        _t.refused.append('torch private implementation')\n"
+        source += "        _t.refused.append('torch._private_implementation')\n"
         source += f"        raise RuntimeError({_DISABLED_MESSAGE!r})\n"
         source += "    return _disabled\n"
         scope: dict[str, Any] = {}

@@ -634,8 +634,8 @@ MISTAKES = (
         name="heads_mixed_by_reshape",
         title="In the attention: heads mixed by a reshape without the transpose",
         explanation=(
-            "You went between (batch, seq, heads * head_dim) and (batch, heads, seq, head_dim) "
-            "with a reshape (or view) alone. The memory order is (seq, heads), so without "
+            "You went between (B, T, H * hd) and (B, H, T, hd) "
+            "with a reshape (or view) alone. The memory order is (T, H), so without "
             "transpose(1, 2) each 'head' holds pieces of several tokens, and the merged output "
             "puts one head's tokens side by side as if they were features. Split with "
             "view(b, seq, heads, head_dim).transpose(1, 2), merge with "
@@ -643,8 +643,8 @@ MISTAKES = (
         ),
         title_zh="注意力内部：只用 reshape、没有 transpose，把各个头混在了一起",
         explanation_zh=(
-            "你在 (batch, seq, heads * head_dim) 和 (batch, heads, seq, head_dim) 之间只用了 "
-            "reshape（或 view）。内存里的顺序是 (seq, heads)，不做 transpose(1, 2) 的话，每个"
+            "你在 (B, T, H * hd) 和 (B, H, T, hd) 之间只用了 "
+            "reshape（或 view）。内存里的顺序是 (T, H)，不做 transpose(1, 2) 的话，每个"
             "“头”里装的是好几个 token 的片段，合并时又把同一个头的不同 token 当成特征并排放在"
             "一起。拆分用 view(b, seq, heads, head_dim).transpose(1, 2)，合并用 "
             "transpose(1, 2).reshape(b, seq, heads * head_dim)。"

@@ -31,6 +31,10 @@ NO_FORMULA_HINT = {
     "online_softmax",
     "dropout",
     "checkpointed_ffn",
+    # Their second rung is the update or the attention written as the code that computes it.
+    "adamw_step",
+    "clip_grad_norm",
+    "multi_head_attention",
 }
 
 

@@ -291,7 +291,7 @@ def test_interviews_are_private(server: Server, api: httpx.Client) -> None:
         ({"minutes": -5}, "greater than 0"),
         ({"minutes": "thirty"}, "valid number"),
         ({"preset": "marathon"}, "phone_screen"),
-        ({"minutes": 30, "topics": ["attention"]}, "ffn"),
+        ({"minutes": 30, "topics": ["quantisation"]}, "ffn"),
         ({"minutes": 30, "topics": []}, "at least 1"),
         ({"minutes": 30, "lang": "fr"}, "'en' or 'zh'"),
         ({"minutes": 30, "minute": 30}, "Extra inputs"),
