@@ -370,9 +370,10 @@ MISTAKES = (
         title_zh="没有在选中的专家上重新归一化门控权重",
         explanation_zh=(
             "你用每个被选中专家在全部 n_experts 上的 softmax 概率作为权重，于是一个 token 的权重"
-            "之和小于 1（没被选中的专家那部分概率被丢掉了）。这是 Switch Transformer 在 top-1 路由下的做法"
-            "（也是 Qwen-MoE 的 norm_topk_prob=Fal"
-            "se）；本题按 Mixtral 的约定：把 top-k 概率除以它们"
+            "之和小于 1（没被选中的专家那部分概率被丢掉了）。"
+            "这是 Switch Transformer 在 top-1 路由下的做法"
+            "（也是 Qwen-MoE 的 norm_topk_prob=False）；"
+            "本题按 Mixtral 的约定：把 top-k 概率除以它们"
             "的和，即 w = top_p / top_p.sum(-1, keepdim=True)。（对选中的 k 个 logit 再做一次 "
             "softmax 与此完全相同，也算对。）"
         ),
