@@ -15,13 +15,14 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from api import db, jsonbody
 from api.config import Settings, get_settings
-from api.content.catalog import load_catalog
+from api.content.catalog import Exercise, load_catalog
 from api.content.followups import check_follow_ups
 from api.content.questions import load_question_bank
 from api.grading import allowlist, longlived
 from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
 from api.grading.pool import GraderPool, SandboxUnavailable
+from api.grading.startup import StartInBackground
 from api.http import (
     admin,
     exercises,
@@ -57,14 +58,25 @@ def build_context(settings: Settings) -> AppContext:
     # threads: intra-op threads only contend with each other, several-fold slower on 2 cores.
     torch.set_num_threads(1)
     catalog = load_catalog(settings.content_dir)
-    bank = load_question_bank(settings.content_dir / "questions")
-    check_follow_ups(settings.content_dir, catalog, (q.id for q in bank))
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    engine = db.make_engine(settings.sqlalchemy_url)
-    db.migrate(engine)
-    limits = make_limits(settings)
-    client_limits = ClientLimits(settings)
-    if settings.queue_mode:
+    # The sandbox's zygote boots (a fresh interpreter importing torch and arming its slots)
+    # while this process reads the question bank and migrates the database: start-up costs
+    # the longer of the two, not their sum. It is awaited below, before anything is served.
+    pool = None if settings.queue_mode else _pool_for(settings, catalog)
+    booting = None if pool is None else StartInBackground(pool.start)
+    try:
+        bank = load_question_bank(settings.content_dir / "questions")
+        check_follow_ups(settings.content_dir, catalog, (q.id for q in bank))
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        engine = db.make_engine(settings.sqlalchemy_url)
+        db.migrate(engine)
+        limits = make_limits(settings)
+        client_limits = ClientLimits(settings)
+    except BaseException:
+        if pool is not None and booting is not None:
+            booting.wait_quietly()
+            pool.close()
+        raise
+    if pool is None:
         # Workers own the grader (`addnorm worker`); this process records, sends and waits.
         from api.queue.client import GradingQueue
 
@@ -78,18 +90,9 @@ def build_context(settings: Settings) -> AppContext:
             client_limits=client_limits,
             queue=GradingQueue(settings),
         )
-    pool = GraderPool(
-        slots=settings.grader_slots,
-        profile=settings.sandbox,
-        cpu_seconds=settings.cpu_seconds,
-        queue_timeout=settings.queue_timeout_seconds,
-        banned=[
-            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
-            for e in catalog.values()
-        ],
-    )
+    assert booting is not None
     try:
-        pool.start()
+        booting.wait()
     except SandboxUnavailable as exc:
         # Fail closed, and say why and what the operator may choose instead.
         log.error("refusing to start: %s", exc)
@@ -113,7 +116,9 @@ def build_context(settings: Settings) -> AppContext:
             raise
     grader = Grader(pool, time_limit=settings.time_limit_seconds, deciders=deciders)
     if deciders is None:
-        grader.warm_up([e.spec for e in catalog.values()])
+        # After ready, not before: a learner may open pages and answer questions meanwhile,
+        # and a submission that arrives first takes its turn between two exercises' warm-ups.
+        grader.warm_up_in_background([e.spec for e in catalog.values()])
     return AppContext(
         settings=settings,
         engine=engine,
@@ -127,6 +132,19 @@ def build_context(settings: Settings) -> AppContext:
             per_address=settings.gradings_per_address,
             timeout=settings.queue_timeout_seconds,
         ),
+    )
+
+
+def _pool_for(settings: Settings, catalog: dict[str, Exercise]) -> GraderPool:
+    return GraderPool(
+        slots=settings.grader_slots,
+        profile=settings.sandbox,
+        cpu_seconds=settings.cpu_seconds,
+        queue_timeout=settings.queue_timeout_seconds,
+        banned=[
+            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
+            for e in catalog.values()
+        ],
     )
 
 

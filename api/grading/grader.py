@@ -8,6 +8,7 @@ it with the same function (``judge``; ``deciders``).
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -23,6 +24,8 @@ from api.grading.pool import GraderPool, GradingLost, RawResult, Ticket
 from api.grading.spec import Case, ExerciseSpec
 from api.grading.stored import StoredVerdict, stored
 from api.grading.verdict import Verdict
+
+log = logging.getLogger("addnorm")
 
 # What a verdict decided in a decider is timed by, in the service (``Grader._grade_beside``); the
 # decider bounds the verdict with a placeholder for each (``stored.TIMING_PLACEHOLDER``).
@@ -60,6 +63,26 @@ class Grader:
 
     def warm_up(self, specs: Iterable[ExerciseSpec]) -> None:
         warm_up(specs)
+
+    def warm_up_in_background(self, specs: Iterable[ExerciseSpec]) -> threading.Thread:
+        """``warm_up`` on a daemon thread, one spec at a time under the grader's turn: a
+        reference is built under ``torch.manual_seed`` (the global generator), so it must never
+        interleave with a submission's reference being drawn; a submission waits at most one
+        spec's warm-up for its turn."""
+        specs = list(specs)
+
+        def run() -> None:
+            for spec in specs:
+                with self._turn:
+                    try:
+                        warm_up([spec])
+                    except Exception:  # a cold first verdict, not a failed service
+                        log.exception("warming up %s's reference failed", spec.slug)
+            log.info("references warmed up for %d exercises", len(specs))
+
+        thread = threading.Thread(target=run, name="addnorm-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     def grade(
         self, code: str, spec: ExerciseSpec, *, seed: int | None = None, checked: bool = False
