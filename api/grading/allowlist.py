@@ -134,6 +134,12 @@ ATTENTION_BUILTINS = (
     "torch.nn.Transformer",
     "torch.nn.TransformerEncoderLayer",
     "torch.nn.TransformerDecoderLayer",
+    # The ONNX Attention-23 operator torch ships as a custom op: with a softmax precision set its
+    # eager kernel is a Python matmul-softmax-matmul, so no ATen name above would catch it.
+    "torch.onnx.ops.attention",
+    "torch.onnx.ops._impl.attention_23",
+    "torch.ops.onnx.Attention",
+    "onnx.Attention",
 )
 QUANTIZABLE_ATTENTION = (
     "torch.ao.nn.quantizable.MultiheadAttention",
