@@ -394,7 +394,7 @@
 # “Attention Is All You Need”；Su et al. 2021，“RoFormer: Enhanced Transformer with Rotary
 # Position Embedding”；Shazeer 2019，“Fast Transformer Decoding: One Write-Head is All You Need”；
 # Ainslie et al. 2023，“GQA: Training Generalized Multi-Query Transformer Models from Multi-Head
-# Checkpoints”；Zhang and Sennrich 2019，“Root Mean Square Layer Normalization”；Shazeer 2020，
+# Checkpoints”；Zhang 与 Sennrich 2019，“Root Mean Square Layer Normalization”；Shazeer 2020，
 # “GLU Variants Improve Transformer”；Touvron et al. 2023，“LLaMA: Open and Efficient Foundation
 # Language Models”。
 #

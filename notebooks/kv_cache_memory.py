@@ -81,8 +81,8 @@
 # A new token's query attends over the keys and values of all earlier tokens, and those do not
 # change when a token is added (causal attention): computing them once and keeping them turns
 # each decoding step from re-running the whole prefix into one token's work. The price is memory,
-# `2 * n_layers * n_kv_heads * head_dim * element size` per token, and every step reads all of it,
-# so decoding is bound by memory bandwidth. Query heads cost nothing in the cache, which is why
+# $2 \cdot L \cdot n_{kv} \cdot d_h \cdot s$ bytes per token ($L$ layers, $n_{kv}$ key/value
+# heads of width $d_h$, $s$ bytes an element), and every step reads all of it, so decoding is bound by memory bandwidth. Query heads cost nothing in the cache, which is why
 # sharing key/value heads (MQA, Shazeer 2019; GQA, Ainslie et al. 2023) saves memory and
 # bandwidth in proportion.
 #
@@ -176,8 +176,8 @@
 # ## 为什么有效
 #
 # 新 token 的查询要关注之前所有 token 的键和值，而在因果注意力中，加入新 token 不会改变它们：算一次存下来，每个解码步
-# 就从重跑整个前缀变成只算一个 token。代价是显存，每个 token `2 * n_layers * n_kv_heads * head_dim * 元素字节数`，
-# 而且每一步都要把它全部读一遍，所以解码受限于显存带宽。查询头不占缓存，所以共享键值头（MQA，Shazeer 2019；GQA，
+# 就从重跑整个前缀变成只算一个 token。代价是显存，每个 token 占 $2 \cdot L \cdot n_{kv} \cdot d_h \cdot s$ 字节（$L$ 层，
+# $n_{kv}$ 个宽为 $d_h$ 的键值头，每个元素 $s$ 字节），而且每一步都要把它全部读一遍，所以解码受限于显存带宽。查询头不占缓存，所以共享键值头（MQA，Shazeer 2019；GQA，
 # Ainslie 等人 2023）能按比例节省显存和带宽。
 #
 # ## 面试官的追问
