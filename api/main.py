@@ -15,14 +15,14 @@ from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from api import db, jsonbody
 from api.config import Settings, get_settings
-from api.content.catalog import Exercise, load_catalog
+from api.content.catalog import load_catalog
 from api.content.followups import check_follow_ups
 from api.content.questions import load_question_bank
-from api.grading import allowlist, longlived
+from api.grading import longlived
 from api.grading.deciders import Deciders
 from api.grading.grader import Grader, fingerprint
-from api.grading.pool import GraderPool, SandboxUnavailable
-from api.grading.startup import StartInBackground
+from api.grading.pool import SandboxUnavailable
+from api.grading.startup import StartInBackground, pool_for
 from api.http import (
     admin,
     exercises,
@@ -61,7 +61,7 @@ def build_context(settings: Settings) -> AppContext:
     # The sandbox's zygote boots (a fresh interpreter importing torch and arming its slots)
     # while this process reads the question bank and migrates the database: start-up costs
     # the longer of the two, not their sum. It is awaited below, before anything is served.
-    pool = None if settings.queue_mode else _pool_for(settings, catalog)
+    pool = None if settings.queue_mode else pool_for(settings, catalog)
     booting = None if pool is None else StartInBackground(pool.start)
     try:
         bank = load_question_bank(settings.content_dir / "questions")
@@ -132,19 +132,6 @@ def build_context(settings: Settings) -> AppContext:
             per_address=settings.gradings_per_address,
             timeout=settings.queue_timeout_seconds,
         ),
-    )
-
-
-def _pool_for(settings: Settings, catalog: dict[str, Exercise]) -> GraderPool:
-    return GraderPool(
-        slots=settings.grader_slots,
-        profile=settings.sandbox,
-        cpu_seconds=settings.cpu_seconds,
-        queue_timeout=settings.queue_timeout_seconds,
-        banned=[
-            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
-            for e in catalog.values()
-        ],
     )
 
 

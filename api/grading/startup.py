@@ -9,6 +9,29 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from api.grading import allowlist
+from api.grading.pool import GraderPool
+
+if TYPE_CHECKING:
+    from api.config import Settings
+    from api.content.catalog import Exercise
+
+
+def pool_for(settings: Settings, catalog: dict[str, Exercise]) -> GraderPool:
+    """The grader pool the settings ask for, armed with every exercise's backstop list: the
+    service's and a queue worker's alike."""
+    return GraderPool(
+        slots=settings.grader_slots,
+        profile=settings.sandbox,
+        cpu_seconds=settings.cpu_seconds,
+        queue_timeout=settings.queue_timeout_seconds,
+        banned=[
+            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
+            for e in catalog.values()
+        ],
+    )
 
 
 class StartInBackground:

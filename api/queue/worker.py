@@ -27,9 +27,10 @@ from sqlmodel import Session
 from api import db
 from api.config import Settings
 from api.content.catalog import Exercise, load_catalog
-from api.grading import allowlist, longlived
+from api.grading import longlived
 from api.grading.grader import Grader
-from api.grading.pool import GraderPool, GradingLost, PoolBusy
+from api.grading.pool import GradingLost, PoolBusy
+from api.grading.startup import pool_for
 from api.learning import submissions
 from api.learning.submitting import grade_stored
 from api.models import Submission
@@ -196,16 +197,7 @@ def build_worker_context(settings: Settings) -> WorkerContext:
     catalog = load_catalog(settings.content_dir)
     engine = db.make_engine(settings.sqlalchemy_url)
     db.migrate(engine)
-    pool = GraderPool(
-        slots=settings.grader_slots,
-        profile=settings.sandbox,
-        cpu_seconds=settings.cpu_seconds,
-        queue_timeout=settings.queue_timeout_seconds,
-        banned=[
-            allowlist.spec_backstop(e.spec.banned, e.spec.allowed, e.spec.kind)
-            for e in catalog.values()
-        ],
-    )
+    pool = pool_for(settings, catalog)
     pool.start()
     grader = Grader(pool, time_limit=settings.time_limit_seconds)
     grader.warm_up([e.spec for e in catalog.values()])

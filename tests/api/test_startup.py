@@ -27,13 +27,13 @@ def _settings(tmp_path: Path, content: Path | None = None) -> Settings:
 
 def _recording_pools(monkeypatch: pytest.MonkeyPatch) -> list[GraderPool]:
     made: list[GraderPool] = []
-    build = api.main._pool_for
+    build = api.main.pool_for
 
     def record(settings: Settings, catalog: dict[str, api.main.Exercise]) -> GraderPool:
         made.append(build(settings, catalog))
         return made[-1]
 
-    monkeypatch.setattr(api.main, "_pool_for", record)
+    monkeypatch.setattr(api.main, "pool_for", record)
     return made
 
 
