@@ -35,6 +35,18 @@ def test_installed_packages_are_the_locked_ones() -> None:
         assert json.loads(manifest.read_text())["version"] == version, path
 
 
+def test_vendored_axe_is_the_locked_version() -> None:
+    # The accessibility scans read tests/browser/vendor/axe.min.js, not node_modules: the copy
+    # must be the axe-core web/'s lock file names, and byte for byte the installed one.
+    lock = json.loads((WEB / "package-lock.json").read_text())
+    version = lock["packages"]["node_modules/axe-core"]["version"]
+    vendored = REPO / "tests" / "browser" / "vendor" / "axe.min.js"
+    assert vendored.read_text(encoding="utf-8").startswith(f"/*! axe v{version}\n"), version
+    installed = WEB / "node_modules" / "axe-core" / "axe.min.js"
+    assert installed.is_file(), "run `npm ci --prefix web` (see .ci/run)"
+    assert installed.read_bytes() == vendored.read_bytes()
+
+
 def test_committed_bundle_matches_a_fresh_build(tmp_path: Path) -> None:
     node = shutil.which("node")
     assert node, "node is needed to rebuild the bundle (Debian: apt-get install nodejs npm)"
