@@ -16,6 +16,7 @@ trusted process and in-process tests restore them when the guard exits.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -127,9 +128,44 @@ def _stand_in(name: str, tripped: set[str]) -> Any:
     return refused
 
 
+# Every attribute a non-permanent replacement holds, with the original it put aside and how many
+# replacements hold it now. Guards can overlap in the trusted process (the references' warm-up
+# runs on a thread beside a request, tests beside both), and they need not end in the order they
+# began: a replacement that saved whatever it found would save another's stand-in as the
+# "original" and put it back for good, refusing torch.optim.Adam to the rest of the process.
+# The original is taken once, by the first holder, and restored when the last one lets go.
+_held: dict[tuple[int, str], list[Any]] = {}
+_held_lock = threading.Lock()
+
+
+def _subclasses(owner: Any, attr: str) -> list[tuple[type, Any]]:
+    """Each subclass of a replaced class with what its own ``attr`` is now (None: inherited).
+    torch.optim.Optimizer wraps ``type(self).step`` for its profiler on a subclass's first
+    construction and stores the wrapper on that subclass: an AdamW built under the guard keeps
+    a wrapped stand-in for good unless each subclass's own attribute is put back too."""
+    if not isinstance(owner, type):
+        return []
+    found: list[tuple[type, Any]] = []
+    todo: list[type] = list(owner.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        found.append((cls, cls.__dict__.get(attr)))
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def _put_back(subclasses: list[tuple[type, Any]], attr: str) -> None:
+    for cls, own in subclasses:
+        if own is not None:
+            setattr(cls, attr, own)
+        elif attr in cls.__dict__:
+            delattr(cls, attr)
+
+
 class Replacement:
     """A context that puts the stand-ins in place on entry and, unless ``permanent``, puts the
-    originals back on exit. Reusable: the harness enters it around the load and each case."""
+    originals back on exit (when no other replacement still holds them). Reusable: the harness
+    enters it around the load and each case."""
 
     def __init__(self, banned: Iterable[str], tripped: set[str], *, permanent: bool) -> None:
         self.plan = [
@@ -137,31 +173,52 @@ class Replacement:
         ]
         self.tripped = tripped
         self.permanent = permanent
-        self.saved: list[tuple[Any, str, Any]] = []
+        self.saved: list[tuple[Any, str]] = []
         self.done = False
 
     def __enter__(self) -> Replacement:
         if self.done:
             return self
-        for name, path, attr in self.plan:
-            owner = _owner(path)
-            if owner is None or not hasattr(owner, attr):
-                # This torch moved the machinery: refuse to run rather than leave it open.
-                raise RuntimeError(f"cannot replace {path}.{attr} (banned: {name})")
-            original = owner.__dict__.get(attr) if isinstance(owner, type) else None
-            stand_in: Any = _stand_in(name, self.tripped)
-            if isinstance(owner, type):
-                stand_in = staticmethod(stand_in)
-            if not self.permanent:
-                self.saved.append((owner, attr, original or getattr(owner, attr)))
-            setattr(owner, attr, stand_in)
+        with _held_lock:
+            for name, path, attr in self.plan:
+                owner = _owner(path)
+                if owner is None or not hasattr(owner, attr):
+                    # This torch moved the machinery: refuse to run rather than leave it open.
+                    raise RuntimeError(f"cannot replace {path}.{attr} (banned: {name})")
+                stand_in: Any = _stand_in(name, self.tripped)
+                if isinstance(owner, type):
+                    stand_in = staticmethod(stand_in)
+                if not self.permanent:
+                    key = (id(owner), attr)
+                    if key not in _held:
+                        found = owner.__dict__.get(attr) if isinstance(owner, type) else None
+                        _held[key] = [
+                            owner,
+                            found or getattr(owner, attr),
+                            0,
+                            _subclasses(owner, attr),
+                        ]
+                    _held[key][2] += 1
+                    self.saved.append((owner, attr))
+                setattr(owner, attr, stand_in)
+                # A subclass holding its own wrapper of the original (Optimizer's profiler hook,
+                # stored on AdamW once one was built) would bypass the stand-in.
+                for cls, own in _subclasses(owner, attr):
+                    if own is not None:
+                        setattr(cls, attr, stand_in)
         self.done = True
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.permanent:
             return
-        for owner, attr, original in reversed(self.saved):
-            setattr(owner, attr, original)
+        with _held_lock:
+            for owner, attr in reversed(self.saved):
+                entry = _held[(id(owner), attr)]
+                entry[2] -= 1
+                if entry[2] == 0:
+                    setattr(owner, attr, entry[1])
+                    _put_back(entry[3], attr)
+                    del _held[(id(owner), attr)]
         self.saved.clear()
         self.done = False
