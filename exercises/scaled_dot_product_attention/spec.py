@@ -435,7 +435,7 @@ MISTAKES = (
             "你用真值判断 scale（`scale or 1 / math.sqrt(E)`、`if not scale`），于是给定的 "
             "0.0 因为是假值而被当成“没有给”，换成了 1/sqrt(E)。0 是合法的乘数"
             "（所有 key 权重相同）。"
-            "应当判断参数是否缺省：`1 / math.sqrt(E) if scale is None else scale`。"
+            "应当判断参数是否缺省：`scale is None` 时才用 `1 / math.sqrt(E)`，否则用给定的 scale。"
         ),
         build=scale_zero_as_default,
     ),
