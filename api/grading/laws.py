@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -348,3 +349,162 @@ def _fresh_masks(
                 )
             )
     return checks
+
+
+# --- initialisers: every tensor of a model graded by the law it was drawn from ---------------
+
+# A standard normal beyond 2 sigma, either side: 2 * Phi(-2).
+BEYOND_TWO_SIGMA = math.erfc(2.0 / math.sqrt(2.0))
+# The smallest tensor a normal draw is judged on: at 1024 draws a uniform of the right standard
+# deviation (never beyond sqrt(3) of it, and its sample std within 1.125 of the law's) has no
+# draw beyond 2 sigma, where a normal has at least 6 at ``SIGMAS``.
+MIN_DRAWS = 1024
+
+
+def chi_square_std_bounds(n: int, std: float, sigmas: float = SIGMAS) -> tuple[float, float]:
+    """The sample standard deviations (about the sample mean, ``n - 1`` degrees of freedom) of
+    ``n`` draws of N(mu, ``std``) accepted: ``(n - 1) s^2 / std^2`` is chi-square with ``k = n - 1``
+    degrees of freedom, and its cube root of ``s^2 / std^2`` is close to normal with mean
+    ``1 - 2 / (9k)`` and variance ``2 / (9k)`` (Wilson and Hilferty), in the tails too, where
+    ``normal_std_bounds``' symmetric approximation is not: ``sigmas`` = 6 leaves a correct draw
+    outside about twice in a billion."""
+    k = max(n - 1, 1)
+    centre, spread = 1.0 - 2.0 / (9.0 * k), sigmas * math.sqrt(2.0 / (9.0 * k))
+    low, high = max(0.0, centre - spread) ** 3, (centre + spread) ** 3
+    return std * math.sqrt(low), std * math.sqrt(high)
+
+
+@dataclass(frozen=True)
+class InitDraw:
+    """What one parameter of an initialised model must hold: N(0, ``std``) draws, or, with
+    ``std`` None, ``value`` everywhere. ``group`` gathers the tensors reported as one check
+    (``"residual output projections"``), ``key`` names it in the signs. ``wrong``: standard
+    deviations a known mistake gives this tensor, by sign (``("no_depth_scaling", 0.02)``): a
+    standard deviation outside the law's bounds but inside one of theirs gives that sign."""
+
+    key: str
+    group: str
+    group_zh: str
+    std: float | None
+    value: float = 0.0
+    wrong: tuple[tuple[str, float], ...] = ()
+
+
+def init_law(
+    expect: Callable[[Case, str], InitDraw], name: Callable[[Sequence[str]], str | None]
+) -> Law:
+    """The law of an initialiser that sets a handed model's parameters in place
+    (``spec.Parameters`` with ``form="model"``): every parameter by ``expect(case, name)``.
+
+    A normal tensor (at least ``MIN_DRAWS`` draws) passes when its sample standard deviation
+    is within ``chi_square_std_bounds``, its mean within ``normal_mean_bound``, and its draws
+    beyond twice the law's standard deviation at least ``binomial_bounds``' lower end (a
+    uniform of the right spread has none). A constant tensor passes when every element is the
+    value exactly. One check per group and call; any correct draw passes.
+
+    Signs: a ``wrong`` entry's own sign where the standard deviation fits it; ``<key>:std``,
+    ``<key>:mean`` otherwise; ``<key>:tails`` (the spread right, too few draws in the tails:
+    not a normal); ``<key>:changed`` (a constant tensor that is not its value);
+    ``<key>:missing`` (no tensor of the parameter's shape came back)."""
+
+    def judge(case: Case, got: Mapping[str, torch.Tensor], scale: float) -> list[LawCheck]:
+        del scale
+        checks: list[LawCheck] = []
+        for k, step in enumerate(case.scenario):
+            if not isinstance(step, Call) or step.parameters is None:
+                continue
+            groups: dict[str, tuple[InitDraw, list[tuple[str, str, str, str]]]] = {}
+            for name, given in zip(step.parameters.names, step.inputs, strict=True):
+                law = expect(case, name)
+                entry = groups.setdefault(law.key, (law, []))
+                entry[1].append(_init_tensor(name, law, got.get(f"{k}.output.{name}"), given))
+            for law, found in groups.values():
+                checks.append(_init_group(k, law, found))
+        return checks
+
+    return Law(judge=judge, name=name)
+
+
+def _init_tensor(
+    name: str, law: InitDraw, raw: torch.Tensor | None, given: torch.Tensor
+) -> tuple[str, str, str, str]:
+    """One tensor judged: (sign, message, message_zh, sample words); sign "" when it holds."""
+    if raw is None or tuple(raw.shape) != tuple(given.shape):
+        said = f"{name}: no tensor of shape {tuple(given.shape)} came back"
+        said_zh = f"{name}：没有返回形状为 {tuple(given.shape)} 的张量"
+        return f"{law.key}:missing", said, said_zh, ""
+    x = _array(raw).ravel()
+    if not bool(np.isfinite(x).all()):
+        said = f"{name} holds NaN or inf"
+        return f"{law.key}:nan", said, f"{name} 中含有 NaN 或 inf", ""
+    if law.std is None:
+        off = x != law.value
+        if bool(off.any()):
+            i = int(np.argmax(off))
+            said = f"{name}[{i}] is {x[i]:.6g}; every element should be {law.value:g}"
+            said_zh = f"{name}[{i}] 是 {x[i]:.6g}；每个元素都应当是 {law.value:g}"
+            return f"{law.key}:changed", said, said_zh, ""
+        return "", "", "", f"{name} all {law.value:g}"
+    n = x.size
+    s = float(x.std(ddof=1)) if n > 1 else 0.0
+    mean = float(x.mean())
+    lo, hi = chi_square_std_bounds(n, law.std)
+    if not lo <= s <= hi:
+        sign = next(
+            (w for w, other in law.wrong if _within(s, chi_square_std_bounds(n, other))),
+            f"{law.key}:std",
+        )
+        said = (
+            f"{name} has standard deviation {s:.4g}; N(0, {law.std:.4g}) over {n} draws gives "
+            f"{lo:.4g} to {hi:.4g}"
+        )
+        said_zh = (
+            f"{name} 的标准差是 {s:.4g}；{n} 个 N(0, {law.std:.4g}) 样本的标准差应在 "
+            f"{lo:.4g} 到 {hi:.4g} 之间"
+        )
+        return sign, said, said_zh, ""
+    bound = normal_mean_bound(n, law.std)
+    if abs(mean) > bound:
+        said = (
+            f"{name} has mean {mean:.4g}; N(0, {law.std:.4g}) over {n} draws gives "
+            f"|mean| <= {bound:.3g}"
+        )
+        said_zh = (
+            f"{name} 的均值是 {mean:.4g}；{n} 个 N(0, {law.std:.4g}) 样本的均值绝对值应不超过 "
+            f"{bound:.3g}"
+        )
+        return f"{law.key}:mean", said, said_zh, ""
+    beyond = int((np.abs(x) > 2.0 * law.std).sum())
+    least = math.ceil(binomial_bounds(n, BEYOND_TWO_SIGMA)[0])
+    if beyond < least:
+        said = (
+            f"{name}: {beyond} of {n} draws beyond 2 x {law.std:.4g}; a normal has at least "
+            f"{least} there (the spread is right, the shape is not: uniform?)"
+        )
+        said_zh = (
+            f"{name}：{n} 个样本中只有 {beyond} 个超出 2 x {law.std:.4g}；正态分布至少应有 "
+            f"{least} 个（标准差对了，分布的形状不对：是均匀分布吗？）"
+        )
+        return f"{law.key}:tails", said, said_zh, ""
+    return "", "", "", f"{name} std {s:.4g} in [{lo:.4g}, {hi:.4g}], mean {mean:.2g}"
+
+
+def _within(value: float, bounds: tuple[float, float]) -> bool:
+    return bounds[0] <= value <= bounds[1]
+
+
+def _init_group(k: int, law: InitDraw, found: list[tuple[str, str, str, str]]) -> LawCheck:
+    what = (
+        f"N(0, {law.std:.4g})" if law.std is not None else f"{law.value:g} everywhere",
+        f"N(0, {law.std:.4g})" if law.std is not None else f"处处为 {law.value:g}",
+    )
+    target = (f"{law.group}: {what[0]}", f"{law.group_zh}：{what[1]}")
+    bad = next((f for f in found if f[0]), None)
+    if bad is None:
+        said = f"{len(found)} tensor(s) as drawn from it ({found[0][3]})"
+        said_zh = f"{len(found)} 个张量都符合（{found[0][3]}）"
+        return LawCheck(k, target[0], target[1], True, said, said_zh)
+    failing = sum(1 for f in found if f[0])
+    more = f" ({failing} of {len(found)} tensors fail)" if len(found) > 1 else ""
+    more_zh = f"（{len(found)} 个张量中有 {failing} 个不符合）" if len(found) > 1 else ""
+    return LawCheck(k, target[0], target[1], False, bad[1] + more, bad[2] + more_zh, bad[0])

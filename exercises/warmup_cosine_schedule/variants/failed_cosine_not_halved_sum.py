@@ -1,0 +1,13 @@
+# expect: failed mistake=cosine_not_halved
+import math
+
+import torch
+
+
+def warmup_cosine_schedule(step, warmup_steps, total_steps, min_ratio=0.0):
+    progress = (step - warmup_steps) / (total_steps - warmup_steps)
+    progress = progress.clamp(0.0, 1.0)
+    decay = min_ratio + (1.0 - min_ratio) * (1 + torch.cos(math.pi * progress))
+    if warmup_steps == 0:
+        return decay
+    return torch.where(step < warmup_steps, step / warmup_steps, decay)
