@@ -69,9 +69,6 @@ class LocalCase:
     # callable makes its own parameters from ``x`` and returns what it compares, flattened;
     # there is no backward to check.
     updates_in_place: bool = False
-    # The contract is inference only (a KV cache written into its buffers in place, which
-    # autograd cannot differentiate through a later write): the forward is checked, no backward.
-    forward_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -164,8 +161,7 @@ def run_case(case: LocalCase, cls: Any) -> LocalResult:
     ok = bool(torch.allclose(out, case.expected, rtol=RTOL, atol=ATOL))
     if not ok:
         return LocalResult(case.name, shape, False, worst, "differs")
-    skip = case.measurement or case.updates_in_place or case.forward_only
-    problem = None if skip else backward_problem(case, cls)
+    problem = None if case.measurement or case.updates_in_place else backward_problem(case, cls)
     if problem is not None:
         return LocalResult(case.name, shape, False, worst, problem)
     return LocalResult(case.name, shape, True, worst, "matches")

@@ -98,9 +98,6 @@ class Judged(Protocol):
     def parameters(self) -> Mapping[str, Any] | None: ...
 
     @property
-    def buffers(self) -> Mapping[str, Any] | None: ...
-
-    @property
     def mutated(self) -> bool: ...
 
     @property
@@ -751,10 +748,10 @@ def _diagnose_values(
     if structural is not None:
         case, j = structural
         assert j.parameters is not None
-        shaped = _structural_match(spec, case, j.parameters, j.buffers)
+        shaped = _structural_match(spec, case, j.parameters)
         if shaped is None:
             return Result()
-        return Result(_structural(shaped[0], shaped[1], j.parameters, j.buffers))
+        return Result(_structural(shaped[0], shaped[1], j.parameters))
     comparable = [(c, j) for c, j in failing if j.learner and j.expected is not None]
     if not comparable:
         return Result()
@@ -1123,18 +1120,11 @@ def _failing_cases(n: int) -> str:
 
 
 def _structural_match(
-    spec: ExerciseSpec,
-    case: Case,
-    parameters: Mapping[str, Any],
-    buffers: Mapping[str, Any] | None = None,
+    spec: ExerciseSpec, case: Case, parameters: Mapping[str, Any]
 ) -> tuple[KnownMistake, bool] | None:
     """The mistake whose parameters are the learner's: by names and shapes, else (names are
     the learner's choice: ``beta`` for ``bias``) by shapes alone when one mistake alone fits.
-    The flag says whether the names matched too.
-
-    With ``buffers`` (the parameters are the contract's, a buffer is not): the mistake whose
-    buffers all have the learner's shapes under their names (a KV cache of n_heads heads);
-    the learner may hold more buffers than it."""
+    The flag says whether the names matched too."""
     by_shapes: list[KnownMistake] = []
     theirs = sorted(tuple(v) for v in parameters.values())
     for mistake in spec.mistakes:
@@ -1143,11 +1133,6 @@ def _structural_match(
         except Exception:
             continue
         if subject.module is None:
-            continue
-        if buffers is not None:
-            own = {k: list(b.shape) for k, b in subject.module.named_buffers()}
-            if own and all(buffers.get(k) == v for k, v in own.items()):
-                return mistake, True
             continue
         shapes = {k: list(p.shape) for k, p in subject.module.named_parameters()}
         if shapes == dict(parameters):
@@ -1158,17 +1143,8 @@ def _structural_match(
 
 
 def _structural(
-    mistake: KnownMistake,
-    names_match: bool,
-    parameters: Mapping[str, Any],
-    buffers: Mapping[str, Any] | None = None,
+    mistake: KnownMistake, names_match: bool, parameters: Mapping[str, Any]
 ) -> Diagnosis:
-    if buffers is not None:
-        return known(
-            mistake,
-            evidence="Your buffers have exactly this mistake's names and shapes.",
-            evidence_zh="你的 buffer 名称和形状与这个错误完全一致。",
-        )
     if names_match:
         return known(
             mistake,

@@ -109,23 +109,6 @@ def linear_bias(gen: torch.Generator, out_features: int, dtype: torch.dtype) -> 
     return normal(gen, (out_features,), dtype, std=0.1)
 
 
-def attention_parameters(
-    gen: torch.Generator, dim: int, heads: int, kv: int, bias: bool, dtype: torch.dtype
-) -> dict[str, torch.Tensor]:
-    """An attention layer's ``wq``, ``wk``, ``wv``, ``wo`` (LLaMA's names) with ``kv`` key/value
-    heads of ``dim // heads`` features: weights at nn.Linear's scale (scores of unit spread),
-    biases of std 0.1 when ``bias``. Shared by the attention exercises."""
-    hd = dim // heads
-    sizes = {"wq": (heads * hd, dim), "wk": (kv * hd, dim), "wv": (kv * hd, dim)}
-    sizes["wo"] = (dim, heads * hd)
-    state: dict[str, torch.Tensor] = {}
-    for name, (out, inp) in sizes.items():
-        state[f"{name}.weight"] = linear_weight(gen, out, inp, dtype)
-        if bias:
-            state[f"{name}.bias"] = linear_bias(gen, out, dtype)
-    return state
-
-
 def constant_rows(gen: torch.Generator, shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
     """Rows whose entries are all equal: zero variance, so only eps keeps a norm finite.
 

@@ -30,7 +30,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from api.grading import allowlist, handed_models, modargs, tripwire, wire
+from api.grading import allowlist, modargs, tripwire, wire
 from api.grading.spec import (
     Call,
     Case,
@@ -378,10 +378,6 @@ class _Optimiser:
 
 def _handed(params: list[nn.Parameter], how: Parameters) -> Any:
     """The parameters as the learner receives them (``Parameters.form``)."""
-    if how.form == "model":
-        if how.model is None:
-            raise ValueError("a call handing a model names the model")
-        return handed_models.hand(how.model, how.names, params)
     if how.form == "tensor":
         return params[0]
     if how.form == "generator":
@@ -410,11 +406,12 @@ def _call_on_parameters(subject: Subject, step: Call, k: int, case: Case, outcom
         elif step.grad_outputs is not None and i < len(step.grad_outputs):
             grad = laid_out(step.grad_outputs[i].clone(), step.layout if i == 0 else "contiguous")
             p.grad = grad.to(p.dtype)
-    handed = _handed(params, how) if optimiser is None else None
     _seed(step.seed)
     with torch.enable_grad():
         if optimiser is None:
-            out = _function(target, step.function)(handed, *step.args, **case.init_kwargs)
+            out = _function(target, step.function)(
+                _handed(params, how), *step.args, **case.init_kwargs
+            )
         else:
             if optimiser.built is None:
                 optimiser.params = params
@@ -425,16 +422,10 @@ def _call_on_parameters(subject: Subject, step: Call, k: int, case: Case, outcom
         outcome.notes[f"{k}.output_type"] = type(out).__name__[:100]
     for key, o in (outs or {}).items():
         outcome.tensors[f"{k}.{key}"] = _detached(o).clone()
-    # A handed model is read back by name: a parameter the learner replaced is what it holds.
-    now = handed_models.read(handed, how.names) if isinstance(handed, nn.Module) else {}
     for name, p in zip(how.names, params, strict=False):
-        held_now = now.get(name, p) if how.form == "model" else p
-        if held_now is None:
-            outcome.notes[f"{k}.output.{name}"] = "missing"
-            continue
-        value = _detached(held_now)
+        value = _detached(p)
         outcome.tensors[f"{k}.output.{name}"] = value.clone()
-        held = held_now.grad
+        held = p.grad
         outcome.tensors[f"{k}.output.{name}.grad"] = (
             torch.zeros_like(value) if held is None else _detached(held).clone()
         )
@@ -447,9 +438,6 @@ def _parameters_data(how: Parameters) -> dict[str, Any]:
         "form": how.form,
         "no_grad": list(how.no_grad),
         "groups": [[list(g.params), [[key, v] for key, v in g.options]] for g in how.groups],
-        "model": None
-        if how.model is None
-        else [how.model.kind, list(how.model.dims), how.model.init_seed],
     }
 
 
@@ -462,11 +450,6 @@ def _parameters_from(raw: Any) -> Parameters:
         groups=tuple(
             ParamGroup(tuple(int(i) for i in ids), tuple((str(key), v) for key, v in options))
             for ids, options in raw["groups"]
-        ),
-        model=None
-        if raw.get("model") is None
-        else ModuleArg(
-            str(raw["model"][0]), tuple(int(d) for d in raw["model"][1]), int(raw["model"][2])
         ),
     )
 
@@ -503,7 +486,7 @@ def _call(
     autograd = step.backward or step.autograd
     with torch.set_grad_enabled(autograd), _counting_saves(subject.kind, saved):
         if subject.kind == "module":
-            out = _method(subject.target, step.function)(*inputs, *step.args)
+            out = subject.target(*inputs, *step.args)
         elif subject.kind == "function":
             fn = _function(subject.target, step.function)
             out = fn(*inputs, *step.args, **case.init_kwargs)
@@ -519,10 +502,6 @@ def _call(
     outs = _outputs(out)
     if outs is None:
         outcome.notes[f"{k}.output_type"] = type(out).__name__[:100]
-        if module is not None and step.function:
-            # A method that changes the module's state and returns nothing (a cache's reset):
-            # what it did shows in the buffers after it.
-            _record_buffers(module, k, outcome)
         return
     if measure and step.backward:
         excluded = {_storage(p) for p in module.parameters()} if module is not None else set()
@@ -579,22 +558,8 @@ def _call(
     for i, t in enumerate(inputs):
         outcome.tensors[f"{k}.input_after" + ("" if n == 1 else f"[{i}]")] = t.detach()
     if module is not None:
-        _record_buffers(module, k, outcome)
-
-
-def _record_buffers(module: nn.Module, k: int, outcome: Outcome) -> None:
-    for name, b in module.named_buffers():
-        outcome.tensors[f"{k}.buffer.{name}"] = b.detach().clone()
-
-
-def _method(module: Any, name: str) -> Any:
-    """What a module call calls: the module itself (its forward, through the hooks), or, for a
-    call that names one (``Call.function``), that method of the module: a stateful module's
-    other entry point (a KV cache's ``reset``), called on the same instance between forwards.
-    The name comes from the spec (the trusted parent), never from the learner."""
-    if not name:
-        return module
-    return getattr(module, name)
+        for name, b in module.named_buffers():
+            outcome.tensors[f"{k}.buffer.{name}"] = b.detach().clone()
 
 
 def _storage(t: torch.Tensor) -> int:

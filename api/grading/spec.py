@@ -69,10 +69,9 @@ class ParamGroup:
 
 
 # How the parameters reach the learner: a list, the one tensor itself, a one-shot generator
-# (what ``model.parameters()`` is), parameter groups (a list of dicts), or a whole model that
-# holds them (``Parameters.model``, built by ``handed_models``: an initialiser's argument).
-HandedAs = Literal["list", "tensor", "generator", "groups", "model"]
-HANDED_AS: tuple[HandedAs, ...] = ("list", "tensor", "generator", "groups", "model")
+# (what ``model.parameters()`` is), or parameter groups (a list of dicts).
+HandedAs = Literal["list", "tensor", "generator", "groups"]
+HANDED_AS: tuple[HandedAs, ...] = ("list", "tensor", "generator", "groups")
 
 
 @dataclass(frozen=True)
@@ -101,10 +100,6 @@ class Parameters:
     form: HandedAs = "list"
     no_grad: tuple[int, ...] = ()
     groups: tuple[ParamGroup, ...] = ()
-    # ``form="model"``: the model handed over (``handed_models.REGISTRY`` entry and dims), whose
-    # parameters, named ``names`` in its ``named_parameters`` order, are the call's inputs; they
-    # are read back from it by name after the call.
-    model: ModuleArg | None = None
 
 
 @dataclass(frozen=True)
@@ -422,10 +417,6 @@ class ExerciseSpec:
     # The contract has a train mode and parameters an optimiser moves: the cases must call in
     # train mode and update between calls (False where neither can fail, e.g. a plain function).
     trains: bool = True
-    # The contract is inference only: a module that decodes from a KV cache it writes into its
-    # own buffers in place, which no backward can go through once a later call has written
-    # again. No call runs backward; the cases are held to that instead of to mostly-backward.
-    inference: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -85,30 +85,6 @@ _REPLACED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-# Learning-rate schedulers are plain Python over math.cos and the optimiser's param_groups: no
-# torch function or kernel tells them apart, only their classes (``warmup_cosine_schedule``
-# bans them). Each is refused where it is built (``__init__``) and where it computes a rate.
-_SCHEDULERS: dict[str, tuple[str, ...]] = {
-    "LambdaLR": ("get_lr",),
-    "MultiplicativeLR": ("get_lr",),
-    "LinearLR": ("get_lr", "_get_closed_form_lr"),
-    "CosineAnnealingLR": ("get_lr", "_get_closed_form_lr"),
-    "CosineAnnealingWarmRestarts": ("get_lr", "step"),
-    "SequentialLR": ("step",),
-    "ChainedScheduler": ("step",),
-    "OneCycleLR": ("get_lr",),
-    "PolynomialLR": ("get_lr", "_get_closed_form_lr"),
-}
-_REPLACED.update(
-    {
-        f"torch.optim.lr_scheduler.{name}": tuple(
-            (f"torch.optim.lr_scheduler.{name}", attr) for attr in ("__init__", *attrs)
-        )
-        for name, attrs in _SCHEDULERS.items()
-    }
-)
-
-
 class Refused(RuntimeError):
     pass
 

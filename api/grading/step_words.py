@@ -32,15 +32,6 @@ def step_words(case: Case, k: int, kind: Kind = "module") -> Phrase:
         )
     if step.parameters is not None:
         return _on_parameters(en, zh, step, kind)
-    if kind == "module" and step.function and not step.inputs:
-        # A module's other method, called with nothing (a KV cache's reset()).
-        en += f"{step.function}()"
-        zh += f"调用 {step.function}()"
-        if step.note:
-            told = step.note_zh if step.note_zh is not None else verdict_zh.note(step.note)
-            en += f" ({step.note})"
-            zh += f"（{told}）" if told else ""
-        return Phrase(en, zh)
     # A function has no train/eval mode; in an exercise with several, the call names its own.
     mode = None
     if step.function:

@@ -183,9 +183,6 @@ class _CaseJudgement:
     checks: list[Check]
     error: dict[str, Any] | None = None
     parameters: dict[str, Any] | None = None  # set when they differ from the contract
-    # The buffers' shapes, set when a buffer of the contract is missing or of another shape
-    # (a KV cache that holds n_heads heads instead of n_kv_heads): diagnosis matches them.
-    buffers: dict[str, Any] | None = None
     mutated: bool = False
     wrong_dtype: bool = False
     wrong_grad_dtype: bool = False  # a gradient returned in another dtype than its input's
@@ -289,7 +286,6 @@ def _judge_case(
                 )
             ],
             parameters=their_params,
-            buffers=their_buffers,
         )
     judgement = _CaseJudgement([])
     notes = _str_map(entry.get("notes"))

@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from api.grading.allowlist import ATTENTION_BUILTINS, ELEMENTARY, QUANTIZABLE_ATTENTION
-from api.grading.draw import attention_parameters, described, normal, raises, randint, update
+from api.grading.draw import described, linear_bias, linear_weight, normal, raises, randint, update
 from api.grading.phrase import (
     FORWARD_ONLY_NO_GRAD,
     Phrase,
@@ -129,7 +129,16 @@ class MultiHeadAttention(nn.Module):
 def _parameters(
     gen: torch.Generator, dim: int, heads: int, kv: int, bias: bool, dtype: torch.dtype
 ) -> dict[str, torch.Tensor]:
-    return attention_parameters(gen, dim, heads, kv, bias, dtype)
+    """Weights at nn.Linear's scale (scores of unit spread), biases of std 0.1."""
+    hd = dim // heads
+    sizes = {"wq": (heads * hd, dim), "wk": (kv * hd, dim), "wv": (kv * hd, dim)}
+    sizes["wo"] = (dim, heads * hd)
+    state: dict[str, torch.Tensor] = {}
+    for name, (out, inp) in sizes.items():
+        state[f"{name}.weight"] = linear_weight(gen, out, inp, dtype)
+        if bias:
+            state[f"{name}.bias"] = linear_bias(gen, out, dtype)
+    return state
 
 
 def _call(

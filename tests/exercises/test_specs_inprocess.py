@@ -380,8 +380,7 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
         # (float32 master weights next to half inputs): then in the parameters' dtype.
         want = c.x.dtype if c.cast_module else torch.float32
         assert all(t.dtype == want for t in (c.state or {}).values() if t.is_floating_point())
-    # The calls on an input (a module's reset() takes none).
-    calls = [s for c in cases for s in _calls(c) if s.inputs]
+    calls = [s for c in cases for s in _calls(c)]
     dtypes = {c.x.dtype for c in cases}
     assert {torch.float32, torch.float64} <= dtypes
     lab = spec.chart is not None
@@ -390,9 +389,6 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
         # on, no upstream gradient from the grader); the figure's case is among the cases.
         assert all(s.autograd and not s.backward for s in calls)
         assert spec.chart is not None and spec.chart.case in {c.name for c in cases}
-    elif spec.inference:
-        # Decoding from a cache written in place: forward calls only, as the contract says.
-        assert not any(s.backward for s in calls), "an inference contract runs no backward"
     else:
         assert any(not s.backward for s in calls)
         assert sum(s.backward for s in calls) > len(calls) // 2
@@ -406,8 +402,7 @@ def test_cases_are_small_and_cover_the_families(slug: str, seed: int) -> None:
     # A lab's measurement does not read x's memory layout: its own stacks consume x.
     assert lab or any(s.layout != "contiguous" for s in calls), "a non-contiguous input"
     assert any(s.inputs[0].dim() >= 2 and s.inputs[0].shape[0] == 1 for s in calls)
-    # A 0-d input (one step of a schedule) has no feature axis.
-    features = {s.inputs[0].shape[axis] for s in calls if s.inputs[0].dim() > 0}
+    features = {s.inputs[0].shape[axis] for s in calls}
     assert any(f > 128 and not _powers_of_two(f) for f in features), features
     scenarios = [c for c in cases if any(isinstance(s, Update) for s in c.scenario)]
     assert all(isinstance(c.scenario[-1], Call) for c in scenarios), (
@@ -461,12 +456,6 @@ def test_reference_matches_torch_builtins(slug: str) -> None:
                 harness._update(module, step)
                 continue
             outputs = sorted(key for key in outcome.tensors if key.startswith(f"{k}.output"))
-            if module is not None and step.function and not step.inputs:
-                # A module's other method that returns nothing (a KV cache's reset()): the
-                # replayed module follows it, its effect shows in the later calls' outputs.
-                assert not outputs, f"{case.name} step {k}: {outputs}"
-                getattr(module, step.function)()
-                continue
             assert outputs, f"{case.name} step {k}: no output"
             if module is not None:
                 module.train(step.train)
@@ -491,14 +480,8 @@ def test_reference_matches_torch_builtins(slug: str) -> None:
 
 
 def _shapes(factory: Any, case: Case, spec: ExerciseSpec) -> dict[str, tuple[int, ...]]:
-    """The parameters' and the buffers' shapes by name (a buffer's name marked as such): a
-    mistake whose buffers differ (a KV cache of n_heads heads) is named on them, as one whose
-    parameters differ."""
     module = harness.instantiate(factory, case, spec.kind).module
-    if module is None:
-        return {}
-    shapes = {k: tuple(p.shape) for k, p in module.named_parameters()}
-    return shapes | {f"buffer {k}": tuple(b.shape) for k, b in module.named_buffers()}
+    return {} if module is None else {k: tuple(p.shape) for k, p in module.named_parameters()}
 
 
 def is_structural(spec: ExerciseSpec, mistake: KnownMistake, case: Case) -> bool:

@@ -20,9 +20,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "adamw_step": ("exp_avg", "bias correction"),
     "rotary_embedding": ("inv_freq", "head_dim/2"),
     "clip_grad_norm": ("1e-6", "total"),
-    "residual_scaled_init": ("c_proj", "2 n_layers"),
     "cross_entropy": ("log(sum(exp", "ignored"),
-    "warmup_cosine_schedule": ("warmup_steps", "min_ratio + (1 - min_ratio)"),
     "layer_norm": ("biased", "(..., 1)"),
     "layer_norm_backward": ("dweight", "mean(g)"),
     "mixed_precision_norm": ("float16", "65504"),
@@ -51,7 +49,6 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     "moe_ffn": ("index_add", "46.7B"),
     "kv_cache_memory": ("n_kv_heads", "repeat_kv"),
     "decoder_block": ("RoPE", "KV cache"),
-    "kv_cache_attention": ("start_pos", "cache_k"),
 }
 # A residual connection's vocabulary: only the exercises that build one may use it.
 RESIDUAL = re.compile(r"x \+ f\(x\)|pre-norm|post-norm|skip[- ]?(connection|path)", re.I)

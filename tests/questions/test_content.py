@@ -598,19 +598,6 @@ def _gqa_params(dim: int, heads: int, kv: int) -> int:
     return sum(_params(nn.Linear(i, o, bias=False, device="meta")) for i, o in shapes)
 
 
-def _cosine_rate_at_step(base: float, warmup: int, total: int, floor: float, step: int) -> float:
-    """The rate SGD holds at ``step`` when CosineAnnealingLR takes over after the warm-up."""
-    param = torch.zeros(1, requires_grad=True)
-    opt = torch.optim.SGD([param], lr=base)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(
-        opt, T_max=total - warmup, eta_min=floor * base
-    )
-    for _ in range(step - warmup):
-        opt.step()
-        sched.step()
-    return float(opt.param_groups[0]["lr"])
-
-
 RECOMPUTE: dict[str, Callable[[], float]] = {
     "mha-param-count": lambda: round(_gqa_params(4096, 32, 8) / 1e6, 2),
     "ffn-params-with-bias": lambda: _params(_ffn(512, 2048, bias=True)),
@@ -671,8 +658,6 @@ RECOMPUTE: dict[str, Callable[[], float]] = {
     "act-online-softmax-rescale": lambda: _online_rescale(2.0, 3.0, 4.0),
     "tr-dropout-inverted-scale": lambda: _kept_dropout_unit(3.0, 0.2),
     "tr-adam-bytes-per-param": _mixed_precision_adam_bytes,
-    # In units of 1e-4 (exercises/questions/training.schedule.yaml).
-    "sched-cosine-rate-at-step": lambda: _cosine_rate_at_step(3e-4, 100, 1100, 0.1, 600) / 1e-4,
     "tr-adam-7b-model-states": lambda: 7e9 * _mixed_precision_adam_bytes() / 1e9,
     "tr-clip-grad-norm-factor": lambda: _clip_factor(10.0, 2.5),
     "dec-llama7b-layer-params": lambda: _llama_layer_params(4096, 32, 11008) / 1e6,
